@@ -1,0 +1,126 @@
+#include "core/marker.hpp"
+
+#include <fmt/core.h>
+
+namespace sutra::core {
+namespace {
+
+std::string format_ttl(std::int64_t seconds) {
+    if (seconds > 0 && seconds % 86400 == 0) return fmt::format("{}d", seconds / 86400);
+    if (seconds > 0 && seconds % 3600 == 0) return fmt::format("{}h", seconds / 3600);
+    return fmt::format("{}s", seconds);
+}
+
+// Line-aligned elisions are restored by line range, which reads naturally to a model; ranges
+// inside a line (long lines, JSON strings and arrays) by byte range.
+bool by_lines(const Elision& e) {
+    switch (e.reason) {
+    case Reason::repeated_lines:
+    case Reason::similar_lines:
+    case Reason::large_output:
+        return e.first_line > 0;
+    default:
+        return false;
+    }
+}
+
+std::string what(const Elision& e) {
+    const std::uint64_t lines = e.last_line >= e.first_line ? e.last_line - e.first_line + 1 : 0;
+    switch (e.reason) {
+    case Reason::repeated_lines:
+        if (e.period > 1)
+            return fmt::format("the {} lines above repeat {} more times", e.period, e.items);
+        return fmt::format("the line above repeats {} more times", e.items);
+    case Reason::similar_lines:
+        return fmt::format("{} similar lines elided", lines);
+    case Reason::large_output:
+        return fmt::format("{} lines elided", lines);
+    case Reason::long_line:
+        return fmt::format("{} bytes of line {} elided", e.end - e.begin, e.first_line);
+    case Reason::long_string:
+        return fmt::format("{} bytes of this string elided", e.end - e.begin);
+    case Reason::array_items:
+        return fmt::format("{} array items elided", e.items);
+    }
+    return "bytes elided";
+}
+
+} // namespace
+
+std::string restore_call(const Elision& e, const MarkerContext& c) {
+    const std::string id = c.id.value_or(k_placeholder_id);
+    const bool lines = by_lines(e);
+    const std::uint64_t a = lines ? e.first_line : e.begin;
+    const std::uint64_t b = lines ? e.last_line : e.end;
+    if (c.route.kind == RestoreRoute::Kind::mcp)
+        return fmt::format("{}(id=\"{}\", mode=\"{}\", start={}, end={})", c.route.tool, id,
+                           lines ? "lines" : "bytes", a, b);
+    return fmt::format("{} restore {} --{} {}-{}", c.route.program, id, lines ? "lines" : "bytes",
+                       a, b);
+}
+
+std::string marker_text(const Elision& e, const MarkerContext& c) {
+    std::string where;
+    if (e.first_line > 0 && e.last_line > e.first_line)
+        where = fmt::format("lines {}-{}, bytes {}-{}", e.first_line, e.last_line, e.begin, e.end);
+    else if (e.first_line > 0)
+        where = fmt::format("line {}, bytes {}-{}", e.first_line, e.begin, e.end);
+    else
+        where = fmt::format("bytes {}-{}", e.begin, e.end);
+    std::string tail;
+    if (c.id || !c.store_disabled) {
+        tail = fmt::format("retained {}; restore: {}", format_ttl(c.ttl_seconds), restore_call(e, c));
+    } else {
+        tail = "not retained (store off); re-run the command narrower to see them";
+    }
+    return fmt::format("[sutra: {} ({}); {}; {}]", what(e), to_string(e.reason), where, tail);
+}
+
+std::string json_escape(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + 8);
+    for (char ch : text) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (ch == '"' || ch == '\\') {
+            out += '\\';
+            out += ch;
+        } else if (u < 0x20) {
+            out += fmt::format("\\u{:04x}", u);
+        } else {
+            out += ch;
+        }
+    }
+    return out;
+}
+
+std::string render(const Plan& plan, const MarkerContext& context) {
+    std::size_t size = 0;
+    for (const auto& p : plan.pieces) size += p.text.size() + (p.elision >= 0 ? 200 : 0);
+    std::string out;
+    out.reserve(size);
+    for (const auto& p : plan.pieces) {
+        if (p.elision < 0) {
+            out += p.text;
+            continue;
+        }
+        const std::string m =
+            marker_text(plan.elisions[static_cast<std::size_t>(p.elision)], context);
+        switch (p.json) {
+        case Piece::Json::none:
+            out += m;
+            if (p.own_line) out += '\n';
+            break;
+        case Piece::Json::inside_string:
+            out += json_escape(m);
+            break;
+        case Piece::Json::element:
+            out += '"';
+            out += json_escape(m);
+            out += '"';
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace sutra::core

@@ -1,0 +1,55 @@
+#pragma once
+// A rewrite is planned as pieces: runs of kept text and markers. Rendering turns each marker into
+// one line of text naming why, how much, where, whether the original is retained, and the exact
+// restore call in the host's dialect. Planning and rendering are split so the planner can
+// measure a view before the original is stored, and store only when the view is worth it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/request.hpp"
+
+namespace sutra::core {
+
+struct Piece {
+    std::string text; ///< kept bytes (already cleaned), or empty for a marker
+    int elision = -1; ///< index into Plan::elisions when this piece is a marker
+    /// JSON only: the marker sits inside a JSON string (escape it) or is a whole array element
+    /// (escape it and quote it).
+    enum class Json { none, inside_string, element } json = Json::none;
+    /// Text markers only: the marker occupies a line of its own (a newline follows it).
+    bool own_line = true;
+};
+
+struct Plan {
+    Shape shape = Shape::text;
+    std::vector<Piece> pieces;
+    std::vector<Elision> elisions;
+    std::vector<std::string> rules;
+};
+
+struct MarkerContext {
+    std::optional<std::string> id; ///< set when the original is retained
+    std::int64_t ttl_seconds = 0;
+    RestoreRoute route;
+    bool store_disabled = false; ///< retention turned off by the user (SUTRA_STORE=0)
+};
+
+/// A placeholder id of the real length, for measuring a view before storing.
+inline const std::string k_placeholder_id = "su_00000000000000000000000000000000";
+
+/// One marker's text, without brackets' surroundings (no newline, no JSON escaping).
+std::string marker_text(const Elision& elision, const MarkerContext& context);
+
+/// The restore call for a range, in the route's dialect.
+std::string restore_call(const Elision& elision, const MarkerContext& context);
+
+/// The view: kept pieces verbatim, markers rendered (escaped inside JSON).
+std::string render(const Plan& plan, const MarkerContext& context);
+
+/// `"`-quoting and escaping of ASCII marker text for JSON.
+std::string json_escape(std::string_view text);
+
+} // namespace sutra::core

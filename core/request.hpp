@@ -1,0 +1,80 @@
+#pragma once
+// The core's request and response: plain values that every front end (the CLI, the host adapters,
+// the MCP server, exec) fills in and reads back. Nothing here owns a file or a process.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sutra::core {
+
+/// How much of a result the view keeps. `automatic` picks `normal` for a failing command
+/// (non-zero exit) and `concise` for a successful one.
+enum class Mode { automatic, concise, normal, verbose, full };
+
+/// What the bytes look like; decides which rewrite runs.
+enum class Shape { empty, binary, diff, json, traceback, test_log, build_log, text };
+
+/// Why bytes were elided. Each elision leaves one marker naming its reason.
+enum class Reason { repeated_lines, similar_lines, large_output, long_line, long_string, array_items };
+
+/// How a marker spells the restore call, so the model can run it in its own host.
+struct RestoreRoute {
+    enum class Kind { cli, mcp };
+    Kind kind = Kind::cli;
+    /// The tool name the host shows the model, e.g. `mcp__sutra__sutra_restore` (mcp only).
+    std::string tool = "sutra_restore";
+    /// The command a shell tool can run (cli only).
+    std::string program = "sutra";
+};
+
+struct Request {
+    /// The tool result, exactly as the host received it.
+    std::string_view output;
+    std::string tool;    ///< host's tool name, e.g. "Bash"; may be empty
+    std::string command; ///< the command line that produced the output; may be empty
+    std::optional<int> exit_code;
+    std::string host; ///< "claude", "codex", "cli", …
+    std::optional<Mode> mode;
+    /// Store namespace (e.g. one per Hermes profile); empty for the default store.
+    std::string store_namespace;
+    RestoreRoute route;
+};
+
+/// One elided range, in the original's coordinates: bytes are zero-based half-open [begin, end),
+/// lines one-based inclusive [first_line, last_line].
+struct Elision {
+    Reason reason = Reason::large_output;
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+    std::uint64_t first_line = 0;
+    std::uint64_t last_line = 0;
+    std::uint64_t items = 0;  ///< array items, or repeats of a repeated block
+    std::uint64_t period = 0; ///< repeated_lines: lines in the repeated block
+};
+
+struct Response {
+    /// What the model should read. Equal to the original when `rewritten` is false.
+    std::string view;
+    bool rewritten = false;
+    std::optional<std::string> id; ///< store id, when the original was retained
+    bool retained = false;
+    Shape shape = Shape::empty;
+    std::vector<Elision> elisions;
+    std::uint64_t original_bytes = 0;
+    std::uint64_t original_lines = 0;
+    /// Which rules changed the bytes ("ansi", "redraw", "repeated", "similar", "budget", …).
+    std::vector<std::string> rules;
+    /// Why the original passed through unchanged ("small", "binary", "diff", "not-smaller",
+    /// "store-failed", "error: …"); empty when rewritten.
+    std::string passthrough;
+};
+
+std::string_view to_string(Mode);
+std::string_view to_string(Shape);
+std::string_view to_string(Reason);
+std::optional<Mode> parse_mode(std::string_view);
+
+} // namespace sutra::core

@@ -1,0 +1,37 @@
+#pragma once
+// The JSONL stats log: one record per rewrite or restore, never tool output. Lives beside the
+// store (stats.jsonl), 0600, opened O_NOFOLLOW, rotated to stats.jsonl.1 past a size.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/config.hpp"
+
+namespace sutra::core {
+
+struct RewriteRecord {
+    std::string host;
+    std::string tool;
+    std::string shape;
+    std::string outcome; ///< "rewritten" or "passthrough:<reason>"
+    std::uint64_t bytes_in = 0;
+    std::uint64_t bytes_out = 0;
+    std::uint64_t lines_in = 0;
+    std::uint64_t lines_out = 0;
+    std::vector<std::string> rules;
+    std::uint64_t micros = 0;
+};
+
+/// Appends a rewrite record. Never throws; a failure to log is ignored.
+void log_rewrite(const Config& config, const RewriteRecord& record) noexcept;
+
+/// Appends a restore record ("ok", "expired", "not_found", "corrupt", "bad_range", …).
+void log_restore(const Config& config, std::string_view outcome) noexcept;
+
+/// The `sutra stats` report: savings per tool and per shape as a table with bars, and restores
+/// by outcome; or one JSON object when `json` is set.
+std::string stats_report(const Config& config, bool json);
+
+} // namespace sutra::core

@@ -1,0 +1,86 @@
+#pragma once
+// The local store of originals. Rules (see docs/store.md): a private 0700 directory owned by the
+// user, 0600 files created O_CREAT|O_EXCL|O_NOFOLLOW through a temp file and rename, ids that are
+// a keyed BLAKE2b hash of the content under a per-store secret key, bounded quotas and a TTL.
+
+#include <cstdint>
+#include <expected>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace sutra::core {
+
+struct StoreOptions {
+    std::string dir; ///< the store directory (created 0700 if missing)
+    std::uint64_t max_entry_bytes = 32ull << 20;
+    std::uint64_t max_total_bytes = 128ull << 20;
+    std::uint64_t max_entries = 2000;
+    std::int64_t ttl_seconds = 7 * 24 * 3600;
+    bool fsync = true;
+    /// Seconds since the epoch; tests replace it to move time.
+    std::function<std::int64_t()> clock;
+};
+
+enum class StoreErrc {
+    bad_id,      ///< not ^su_[0-9a-f]{32}$
+    not_found,   ///< unknown id (or already swept)
+    expired,     ///< older than the TTL
+    corrupt,     ///< metadata unreadable, size mismatch or content hash mismatch (entry deleted)
+    too_large,   ///< over the per-entry quota
+    unsafe,      ///< directory is a symlink, not a directory, or owned by another user
+    io,          ///< any other system error
+};
+
+struct StoreError {
+    StoreErrc code;
+    std::string message; ///< one line, no tool output
+};
+
+struct EntryInfo {
+    std::uint64_t size = 0;
+    std::int64_t created = 0; ///< seconds since the epoch
+    std::int64_t expires = 0;
+};
+
+/// True for `su_` followed by exactly 32 lowercase hex digits. Checked before any path is built.
+bool valid_id(std::string_view id);
+
+/// An open store. Cheap to copy; holds the directory path and the key, no file descriptors.
+class Store {
+public:
+    /// Creates or validates the directory and its key. Fails with `unsafe` for a symlink,
+    /// a non-directory or another user's directory; tightens an existing one to 0700.
+    static std::expected<Store, StoreError> open(const StoreOptions& options);
+
+    /// The id the content would get: "su_" + hex of a 16-byte keyed BLAKE2b hash.
+    std::string id_for(std::string_view content) const;
+
+    /// Writes the content (data, then metadata, each temp + rename) and returns its id only once
+    /// both are on disk. Storing the same content again refreshes its lifetime. May sweep.
+    std::expected<std::string, StoreError> put(std::string_view content);
+
+    /// Size and lifetime of an entry; expired or corrupt entries are refused (corrupt ones deleted).
+    std::expected<EntryInfo, StoreError> info(std::string_view id) const;
+
+    /// Reads bytes [begin, end) of an entry, end clamped to its size. Verifies the entry first.
+    std::expected<std::string, StoreError>
+    read(std::string_view id, std::uint64_t begin, std::uint64_t end) const;
+
+    /// Reads the whole entry (bounded by the per-entry quota) and verifies its content hash.
+    std::expected<std::string, StoreError> read_all(std::string_view id) const;
+
+    /// Removes expired entries, orphans and stale temp files, then the oldest entries until the
+    /// count and byte quotas hold. Errors are ignored: another process may be sweeping too.
+    void sweep() const;
+
+    const std::string& dir() const { return m_options.dir; }
+    const StoreOptions& options() const { return m_options; }
+
+private:
+    StoreOptions m_options;
+    std::string m_key; ///< 32 secret bytes
+    std::int64_t now() const;
+};
+
+} // namespace sutra::core
