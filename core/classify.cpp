@@ -1,1 +1,209 @@
-// placeholder
+#include "core/classify.hpp"
+
+#include <array>
+#include <cstring>
+
+namespace sutra::core {
+namespace {
+
+constexpr std::array<unsigned char, 256> make_lower() {
+    std::array<unsigned char, 256> t{};
+    for (int i = 0; i < 256; ++i)
+        t[static_cast<std::size_t>(i)] =
+            static_cast<unsigned char>(i >= 'A' && i <= 'Z' ? i + 32 : i);
+    return t;
+}
+constexpr auto k_lower = make_lower();
+
+// Words that mark a line as signal. Over-keeping only costs bytes; missing one hides an error,
+// so the critical list is broad. Non-ASCII marks are jest's failure bullets.
+struct BuiltinWord {
+    const char* text;
+    Level level;
+};
+constexpr BuiltinWord k_builtin[] = {
+    {"error", Level::critical},        {"fail", Level::critical},
+    {"fatal", Level::critical},        {"panic", Level::critical},
+    {"exception", Level::critical},    {"traceback", Level::critical},
+    {"assert", Level::critical},       {"denied", Level::critical},
+    {"not found", Level::critical},    {"segmentation fault", Level::critical},
+    {"segfault", Level::critical},     {"abort", Level::critical},
+    {"undefined reference", Level::critical}, {"cannot ", Level::critical},
+    {"can't ", Level::critical},       {"could not", Level::critical},
+    {"unable to", Level::critical},    {"no such ", Level::critical},
+    {"killed", Level::critical},       {"timed out", Level::critical},
+    {"refused", Level::critical},      {"\xe2\x97\x8f ", Level::critical}, // "● "
+    {"\xe2\x9c\x95", Level::critical},                                    // "✕"
+    {"warn", Level::notable},          {"deprecat", Level::notable},
+    {"note:", Level::notable},         {"summary", Level::notable},
+    {"caused by", Level::critical},    {"unresolved", Level::critical},
+    {"invalid", Level::notable},       {"expected", Level::notable},
+};
+
+std::uint32_t prefix_of(unsigned char a, unsigned char b) {
+    return static_cast<std::uint32_t>(k_lower[a]) << 8 | k_lower[b];
+}
+
+} // namespace
+
+KeyMatcher::KeyMatcher(const std::vector<std::string>& extra) : m_prefix(65536 / 64, 0) {
+    for (const auto& w : k_builtin) m_words.push_back({w.text, w.level});
+    for (const auto& e : extra) {
+        if (e.size() < 2) continue; // a one-letter pattern would keep every line
+        std::string lower;
+        for (char c : e) lower += static_cast<char>(k_lower[static_cast<unsigned char>(c)]);
+        m_words.push_back({lower, Level::critical});
+    }
+    for (const auto& w : m_words) {
+        const auto p = prefix_of(static_cast<unsigned char>(w.text[0]),
+                                 static_cast<unsigned char>(w.text[1]));
+        m_prefix[p / 64] |= 1ull << (p % 64);
+    }
+}
+
+Level KeyMatcher::level(std::string_view line) const {
+    Level best = Level::none;
+    const auto* s = reinterpret_cast<const unsigned char*>(line.data());
+    const std::size_t n = line.size();
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        const auto p = prefix_of(s[i], s[i + 1]);
+        if (!(m_prefix[p / 64] & (1ull << (p % 64)))) continue;
+        for (const auto& w : m_words) {
+            if (w.level <= best || w.text.size() > n - i) continue;
+            bool match = true;
+            for (std::size_t k = 0; k < w.text.size(); ++k) {
+                if (k_lower[s[i + k]] != static_cast<unsigned char>(w.text[k])) {
+                    match = false;
+                    break;
+                }
+            }
+            if (match) {
+                best = w.level;
+                if (best == Level::critical) return best;
+            }
+        }
+    }
+    return best;
+}
+
+namespace {
+
+constexpr std::uint64_t k_fnv_offset = 1469598103934665603ull;
+constexpr std::uint64_t k_fnv_prime = 1099511628211ull;
+
+inline std::uint64_t mix(std::uint64_t h, unsigned char c) { return (h ^ c) * k_fnv_prime; }
+
+bool is_hex(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+bool is_space(unsigned char c) { return c == ' ' || c == '\t'; }
+
+std::string_view strip_ending(std::string_view line) {
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    return line;
+}
+
+} // namespace
+
+std::uint64_t shape_signature(std::string_view raw) {
+    const std::string_view line = strip_ending(raw);
+    const auto* s = reinterpret_cast<const unsigned char*>(line.data());
+    const std::size_t n = line.size();
+    std::uint64_t h = k_fnv_offset;
+    std::size_t i = 0;
+    while (i < n) {
+        if (is_space(s[i])) {
+            while (i < n && is_space(s[i])) ++i;
+            h = mix(h, ' ');
+            continue;
+        }
+        // One whitespace-separated token.
+        std::size_t j = i;
+        bool has_sep = false;
+        while (j < n && !is_space(s[j])) {
+            if (s[j] == '/' || s[j] == '\\') has_sep = true;
+            ++j;
+        }
+        if (has_sep) {
+            h = mix(h, 'P');
+            i = j;
+            continue;
+        }
+        while (i < j) {
+            if (is_digit(s[i])) {
+                // A run of hex holding a digit, 7+ long, is an id or hash; shorter digit runs are
+                // numbers. Either way one placeholder.
+                std::size_t k = i;
+                while (k < j && is_hex(s[k])) ++k;
+                if (k - i < 7) {
+                    k = i;
+                    while (k < j && is_digit(s[k])) ++k;
+                }
+                h = mix(h, '0');
+                i = k;
+                continue;
+            }
+            if (is_hex(s[i])) {
+                std::size_t k = i;
+                bool digit = false;
+                while (k < j && is_hex(s[k])) digit |= is_digit(s[k]), ++k;
+                if (digit && k - i >= 7) {
+                    h = mix(h, '0');
+                    i = k;
+                    continue;
+                }
+            }
+            h = mix(h, s[i]);
+            ++i;
+        }
+    }
+    return h;
+}
+
+std::uint64_t content_hash(std::string_view line) {
+    std::uint64_t h = k_fnv_offset;
+    for (unsigned char c : line) h = mix(h, c);
+    return h;
+}
+
+bool is_blank(std::string_view line) {
+    for (char c : line)
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return false;
+    return true;
+}
+
+bool is_location(std::string_view line) {
+    line = strip_ending(line);
+    if (line.size() > 600) line = line.substr(0, 600);
+    if (line.find("File \"") != std::string_view::npos &&
+        line.find("\", line ") != std::string_view::npos)
+        return true;
+    // name.ext:DIGITS or name.ext(DIGITS,DIGITS) (tsc)
+    for (std::size_t i = 1; i + 1 < line.size(); ++i) {
+        const char c = line[i];
+        if ((c != ':' && c != '(') || !is_digit(static_cast<unsigned char>(line[i + 1]))) continue;
+        // Walk back over the file name; it must have an extension.
+        std::size_t k = i;
+        bool dot = false;
+        while (k > 0) {
+            const auto p = static_cast<unsigned char>(line[k - 1]);
+            if (p == '.') dot = true;
+            if (is_space(p) || p == '(' || p == '"' || p == '\'' || p == '[' || p == '<') break;
+            --k;
+        }
+        if (dot && k < i && line[i - 1] != '.') return true;
+    }
+    return false;
+}
+
+bool is_continuation(std::string_view line) {
+    if (line.empty() || is_blank(line)) return false;
+    const char c = line[0];
+    if (c == ' ' || c == '\t' || c == '|' || c == '^' || c == '~' || c == '>' || c == '=')
+        return true;
+    if (line.size() >= 2 && c == 'E' && line[1] == ' ') return true;
+    return is_location(line);
+}
+
+} // namespace sutra::core

@@ -1,1 +1,168 @@
-// placeholder
+#include "core/compress.hpp"
+
+#include <chrono>
+#include <exception>
+
+#include "core/classify.hpp"
+#include "core/json_rewrite.hpp"
+#include "core/lines.hpp"
+#include "core/shape.hpp"
+#include "core/stats.hpp"
+#include "core/store.hpp"
+#include "core/text_rewrite.hpp"
+
+namespace sutra::core {
+namespace {
+
+// JSON views aim for these sizes; markers inside strings make them a little larger.
+std::uint64_t json_target(Mode mode, std::uint64_t ceiling) {
+    switch (mode) {
+    case Mode::concise: return std::min<std::uint64_t>(4096, ceiling);
+    case Mode::verbose: return std::min<std::uint64_t>(32768, ceiling);
+    case Mode::full: return ceiling;
+    default: return std::min<std::uint64_t>(8192, ceiling);
+    }
+}
+
+Response pass(Response r, std::string reason) {
+    r.rewritten = false;
+    r.view.clear();
+    r.id.reset();
+    r.retained = false;
+    r.elisions.clear();
+    r.rules.clear();
+    r.passthrough = std::move(reason);
+    return r;
+}
+
+Response run(const Request& req, const Config& cfg) {
+    Response r;
+    const std::string_view in = req.output;
+    r.original_bytes = in.size();
+
+    if (in.size() > cfg.max_input_bytes) return pass(std::move(r), "too-large");
+    if (cfg.store_enabled && in.size() > cfg.max_entry_bytes)
+        return pass(std::move(r), "too-large-to-retain");
+    if (!req.store_namespace.empty() && !valid_namespace(req.store_namespace))
+        return pass(std::move(r), "bad-namespace");
+
+    r.shape = detect_shape(in, req.command);
+    switch (r.shape) {
+    case Shape::empty: return pass(std::move(r), "empty");
+    case Shape::binary: return pass(std::move(r), "binary");
+    case Shape::diff: return pass(std::move(r), "diff");
+    default: break;
+    }
+    const LineIndex lines = index_lines(in);
+    r.original_lines = lines.count();
+    const bool small = in.size() < cfg.min_bytes ||
+                       (lines.count() < cfg.min_lines && in.size() <= cfg.max_view_bytes);
+    if (small) return pass(std::move(r), "small");
+
+    const Mode mode = effective_mode(req, cfg);
+    MarkerContext measure;
+    measure.id = k_placeholder_id;
+    measure.ttl_seconds = cfg.ttl_seconds;
+    measure.route = req.route;
+
+    Plan plan;
+    if (r.shape == Shape::json) {
+        JsonOptions jo;
+        jo.target_bytes = json_target(mode, cfg.max_view_bytes);
+        jo.elide_arrays = cfg.store_enabled;
+        jo.measure = measure;
+        auto p = rewrite_json(in, jo);
+        if (!p) return pass(std::move(r), "json-not-reducible");
+        plan = std::move(*p);
+    } else {
+        const KeyMatcher keys(cfg.keep_patterns);
+        TextOptions to = text_options(mode, cfg.max_view_bytes);
+        to.measure = measure;
+        plan = rewrite_text(in, lines, r.shape, keys, to);
+    }
+    if (plan.elisions.empty() && plan.rules.empty()) return pass(std::move(r), "nothing-to-elide");
+
+    // Never worse: measure before storing anything.
+    const std::uint64_t measured = render(plan, measure).size();
+    const std::uint64_t limit = in.size() - in.size() * cfg.min_saving_percent / 100;
+    if (measured >= limit) return pass(std::move(r), "not-smaller");
+    if (r.shape != Shape::json && measured > cfg.max_view_bytes)
+        return pass(std::move(r), "over-ceiling");
+
+    MarkerContext ctx = measure;
+    ctx.id.reset();
+    if (cfg.store_enabled) {
+        StoreOptions so;
+        so.dir = resolve_store_dir(cfg);
+        if (!req.store_namespace.empty()) so.dir += "/ns/" + req.store_namespace;
+        so.max_entry_bytes = cfg.max_entry_bytes;
+        so.max_total_bytes = cfg.max_total_bytes;
+        so.max_entries = cfg.max_entries;
+        so.ttl_seconds = cfg.ttl_seconds;
+        so.fsync = cfg.fsync;
+        auto store = Store::open(so);
+        if (!store) return pass(std::move(r), "store-failed: " + store.error().message);
+        auto id = store->put(in);
+        if (!id) return pass(std::move(r), "store-failed: " + id.error().message);
+        ctx.id = *id;
+        r.id = *id;
+        r.retained = true;
+    } else {
+        ctx.store_disabled = true;
+    }
+    r.view = render(plan, ctx);
+    r.rewritten = true;
+    r.elisions = std::move(plan.elisions);
+    r.rules = std::move(plan.rules);
+    return r;
+}
+
+} // namespace
+
+bool valid_namespace(std::string_view name) {
+    if (name.empty() || name.size() > 64 || name == "." || name == "..") return false;
+    for (char c : name)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-' || c == '.'))
+            return false;
+    return true;
+}
+
+Mode effective_mode(const Request& req, const Config& cfg) {
+    const Mode m = req.mode.value_or(cfg.mode);
+    if (m != Mode::automatic) return m;
+    return req.exit_code && *req.exit_code == 0 ? Mode::concise : Mode::normal;
+}
+
+Response compress(const Request& req, const Config& cfg) noexcept {
+    const auto start = std::chrono::steady_clock::now();
+    Response r;
+    try {
+        r = run(req, cfg);
+    } catch (const std::exception& e) {
+        r = pass(Response{}, std::string("error: ") + e.what());
+        r.original_bytes = req.output.size();
+    } catch (...) {
+        r = pass(Response{}, "error: unknown");
+        r.original_bytes = req.output.size();
+    }
+    try {
+        RewriteRecord rec;
+        rec.host = req.host;
+        rec.tool = req.tool;
+        rec.shape = std::string(to_string(r.shape));
+        rec.outcome = r.rewritten ? "rewritten" : "passthrough:" + r.passthrough.substr(0, r.passthrough.find(':'));
+        rec.bytes_in = r.original_bytes;
+        rec.bytes_out = r.rewritten ? r.view.size() : r.original_bytes;
+        rec.lines_in = r.original_lines;
+        rec.rules = r.rules;
+        rec.micros = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                                    std::chrono::steady_clock::now() - start)
+                                                    .count());
+        log_rewrite(cfg, rec);
+    } catch (...) {
+    }
+    return r;
+}
+
+} // namespace sutra::core

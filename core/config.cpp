@@ -1,1 +1,462 @@
-// placeholder
+#include "core/config.hpp"
+
+#include "core/config_file.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <limits>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace sutra::core {
+
+namespace {
+
+using detail::SettingInfo;
+using detail::SettingType;
+
+constexpr std::int64_t k_int_max = std::numeric_limits<std::int64_t>::max();
+constexpr std::size_t k_max_config_bytes = 1 << 20;
+constexpr std::size_t k_max_keep_pattern_bytes = 100;
+
+constexpr std::array k_settings{
+    SettingInfo{"compress.mode", SettingType::string},
+    SettingInfo{"compress.min_bytes", SettingType::integer},
+    SettingInfo{"compress.min_lines", SettingType::integer},
+    SettingInfo{"compress.max_view_bytes", SettingType::integer},
+    SettingInfo{"compress.max_input_bytes", SettingType::integer},
+    SettingInfo{"compress.min_saving_percent", SettingType::integer},
+    SettingInfo{"compress.keep_patterns", SettingType::string_array},
+    SettingInfo{"store.enabled", SettingType::boolean},
+    SettingInfo{"store.dir", SettingType::string},
+    SettingInfo{"store.max_entry_bytes", SettingType::integer},
+    SettingInfo{"store.max_total_bytes", SettingType::integer},
+    SettingInfo{"store.max_entries", SettingType::integer},
+    SettingInfo{"store.ttl_seconds", SettingType::integer},
+    SettingInfo{"store.fsync", SettingType::boolean},
+    SettingInfo{"restore.max_bytes", SettingType::integer},
+    SettingInfo{"stats.enabled", SettingType::boolean},
+    SettingInfo{"stats.max_bytes", SettingType::integer},
+};
+
+struct IntRange {
+    std::int64_t min;
+    std::int64_t max;
+};
+
+// Lower bounds above zero keep a setting from disabling its feature by accident: a view ceiling
+// too small for even a marker, a store that can hold nothing, a TTL that expires on write.
+IntRange int_range(std::string_view name) {
+    if (name == "compress.max_view_bytes") return {256, k_int_max};
+    if (name == "compress.min_saving_percent") return {0, 90};
+    if (name == "restore.max_bytes") return {1, static_cast<std::int64_t>(k_restore_hard_cap)};
+    if (name == "compress.min_bytes" || name == "compress.min_lines") return {0, k_int_max};
+    return {1, k_int_max};
+}
+
+std::string env_value(const std::map<std::string, std::string>& env, const std::string& name) {
+    auto it = env.find(name);
+    return it == env.end() ? std::string{} : it->second;
+}
+
+// $HOME, else the password database: hooks may run with a scrubbed environment.
+std::string home_dir(const std::string& home_env) {
+    if (!home_env.empty()) return home_env;
+    long size = sysconf(_SC_GETPW_R_SIZE_MAX);
+    std::string buf(size > 0 ? static_cast<std::size_t>(size) : 16384, '\0');
+    passwd pw{};
+    passwd* result = nullptr;
+    if (getpwuid_r(getuid(), &pw, buf.data(), buf.size(), &result) == 0 && result != nullptr &&
+        result->pw_dir != nullptr)
+        return result->pw_dir;
+    return {};
+}
+
+std::string expand_tilde(const std::string& path, const std::string& home_env) {
+    if (path == "~" || path.starts_with("~/")) return home_dir(home_env) + path.substr(1);
+    return path;
+}
+
+// XDG says relative values are invalid and must be ignored.
+std::string xdg_dir(const std::string& value) {
+    return !value.empty() && value.front() == '/' ? value : std::string{};
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+std::optional<bool> parse_bool(std::string_view s) {
+    std::string v = lower(s);
+    if (v == "1" || v == "true" || v == "on" || v == "yes") return true;
+    if (v == "0" || v == "false" || v == "off" || v == "no") return false;
+    return std::nullopt;
+}
+
+// Strings are written as TOML basic strings so `sutra config` output is valid TOML.
+std::string toml_string(std::string_view s) {
+    std::string out = "\"";
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        default:
+            if (c < 0x20 || c == 0x7f)
+                out += fmt::format("\\u{:04X}", c);
+            else
+                out += static_cast<char>(c);
+        }
+    }
+    return out + "\"";
+}
+
+std::string describe_value(const Config& c, std::string_view name) {
+    auto str = [](auto v) { return fmt::format("{}", v); };
+    if (name == "compress.mode") return toml_string(to_string(c.mode));
+    if (name == "compress.min_bytes") return str(c.min_bytes);
+    if (name == "compress.min_lines") return str(c.min_lines);
+    if (name == "compress.max_view_bytes") return str(c.max_view_bytes);
+    if (name == "compress.max_input_bytes") return str(c.max_input_bytes);
+    if (name == "compress.min_saving_percent") return str(c.min_saving_percent);
+    if (name == "compress.keep_patterns") {
+        std::string out = "[";
+        for (std::size_t i = 0; i < c.keep_patterns.size(); ++i) {
+            if (i > 0) out += ", ";
+            out += toml_string(c.keep_patterns[i]);
+        }
+        return out + "]";
+    }
+    if (name == "store.enabled") return str(c.store_enabled);
+    if (name == "store.dir") return toml_string(c.store_dir);
+    if (name == "store.max_entry_bytes") return str(c.max_entry_bytes);
+    if (name == "store.max_total_bytes") return str(c.max_total_bytes);
+    if (name == "store.max_entries") return str(c.max_entries);
+    if (name == "store.ttl_seconds") return str(c.ttl_seconds);
+    if (name == "store.fsync") return str(c.fsync);
+    if (name == "restore.max_bytes") return str(c.restore_max_bytes);
+    if (name == "stats.enabled") return str(c.stats_enabled);
+    if (name == "stats.max_bytes") return str(c.stats_max_bytes);
+    return "?";
+}
+
+struct EnvSetting {
+    const char* variable;
+    std::string_view setting;
+};
+
+constexpr std::array k_env_settings{
+    EnvSetting{"SUTRA_MODE", "compress.mode"},
+    EnvSetting{"SUTRA_STORE", "store.enabled"},
+    EnvSetting{"SUTRA_HOME", "store.dir"},
+    EnvSetting{"SUTRA_MIN_BYTES", "compress.min_bytes"},
+    EnvSetting{"SUTRA_MAX_VIEW_BYTES", "compress.max_view_bytes"},
+    EnvSetting{"SUTRA_TTL_SECONDS", "store.ttl_seconds"},
+    EnvSetting{"SUTRA_RESTORE_MAX_BYTES", "restore.max_bytes"},
+    EnvSetting{"SUTRA_STATS", "stats.enabled"},
+};
+
+std::string apply_env_setting(Config& config, const EnvSetting& e, const std::string& value) {
+    const SettingInfo* info = detail::find_setting(e.setting);
+    switch (info->type) {
+    case SettingType::integer: {
+        std::int64_t n = 0;
+        auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+        if (ec == std::errc::result_out_of_range) return fmt::format("{} is too large", value);
+        if (ec != std::errc{} || end != value.data() + value.size())
+            return fmt::format("expected an integer, got '{}'", value);
+        return detail::set_integer(config, e.setting, n);
+    }
+    case SettingType::boolean: {
+        std::optional<bool> b = parse_bool(value);
+        if (!b) return fmt::format("expected 0/1, false/true or off/on, got '{}'", value);
+        return detail::set_boolean(config, e.setting, *b);
+    }
+    case SettingType::string:
+        return detail::set_string(config, e.setting, value);
+    case SettingType::string_array:
+        break;
+    }
+    return "unsupported setting";
+}
+
+std::string apply_env(Config& config, const std::map<std::string, std::string>& env) {
+    // An empty variable counts as unset, as with the XDG variables.
+    for (const EnvSetting& e : k_env_settings) {
+        std::string value = env_value(env, e.variable);
+        if (value.empty()) continue;
+        std::string error = apply_env_setting(config, e, value);
+        if (!error.empty()) return fmt::format("env {}: {}", e.variable, error);
+        config.sources[std::string(e.setting)] = fmt::format("env {}", e.variable);
+    }
+
+    std::string keep = env_value(env, "SUTRA_KEEP");
+    bool appended = false;
+    for (std::size_t pos = 0; pos <= keep.size() && !keep.empty();) {
+        std::size_t comma = keep.find(',', pos);
+        if (comma == std::string::npos) comma = keep.size();
+        std::string item = keep.substr(pos, comma - pos);
+        pos = comma + 1;
+        // Spaces after commas are for readability, not part of the pattern.
+        auto first = item.find_first_not_of(" \t");
+        if (first == std::string::npos) continue;
+        item = item.substr(first, item.find_last_not_of(" \t") - first + 1);
+        std::string error = detail::check_keep_pattern(item);
+        if (!error.empty()) return fmt::format("env SUTRA_KEEP: {}", error);
+        config.keep_patterns.push_back(std::move(item));
+        appended = true;
+    }
+    if (appended) {
+        std::string& source = config.sources["compress.keep_patterns"];
+        source = source == "default" ? "env SUTRA_KEEP" : source + ", env SUTRA_KEEP";
+    }
+    return {};
+}
+
+// Bounded read of the user's file; a missing file is an empty config.
+std::expected<std::string, std::string> read_config_file(const std::string& path) {
+    // O_NONBLOCK so a FIFO in place of the file cannot hang us before the S_ISREG check.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR) return std::string{};
+        return std::unexpected(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+    }
+    struct stat st {};
+    std::string text;
+    std::string error;
+    if (::fstat(fd, &st) != 0) {
+        error = fmt::format("{}: cannot stat: {}", path, std::strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        error = fmt::format("{}: not a regular file", path);
+    } else {
+        char buf[65536];
+        while (error.empty()) {
+            ssize_t n = ::read(fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) error = fmt::format("{}: cannot read: {}", path, std::strerror(errno));
+            if (n <= 0) break;
+            text.append(buf, static_cast<std::size_t>(n));
+            if (text.size() > k_max_config_bytes)
+                error = fmt::format("{}: larger than 1 MiB", path);
+        }
+    }
+    ::close(fd);
+    if (!error.empty()) return std::unexpected(error);
+    return text;
+}
+
+std::string config_file_path(const std::map<std::string, std::string>& env) {
+    std::string explicit_path = env_value(env, "SUTRA_CONFIG");
+    if (!explicit_path.empty()) return explicit_path;
+    std::string xdg = xdg_dir(env_value(env, "XDG_CONFIG_HOME"));
+    if (!xdg.empty()) return xdg + "/sutra/config.toml";
+    std::string home = home_dir(env_value(env, "HOME"));
+    if (home.empty()) return {};
+    return home + "/.config/sutra/config.toml";
+}
+
+std::map<std::string, std::string> process_env() {
+    std::map<std::string, std::string> env;
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+        std::string_view entry(*e);
+        auto eq = entry.find('=');
+        if (eq == std::string_view::npos) continue;
+        env.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+    }
+    return env;
+}
+
+} // namespace
+
+namespace detail {
+
+std::span<const SettingInfo> settings() {
+    return k_settings;
+}
+
+const SettingInfo* find_setting(std::string_view name) {
+    for (const SettingInfo& s : k_settings)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+std::string set_integer(Config& c, std::string_view name, std::int64_t value) {
+    IntRange range = int_range(name);
+    if (value < 0) return fmt::format("{} must not be negative, got {}", name, value);
+    if (value < range.min || value > range.max) {
+        if (range.max == k_int_max)
+            return fmt::format("{} must be at least {}, got {}", name, range.min, value);
+        return fmt::format("{} must be between {} and {}, got {}", name, range.min, range.max,
+                           value);
+    }
+    auto u = static_cast<std::uint64_t>(value);
+    if (name == "compress.min_bytes")
+        c.min_bytes = u;
+    else if (name == "compress.min_lines")
+        c.min_lines = u;
+    else if (name == "compress.max_view_bytes")
+        c.max_view_bytes = u;
+    else if (name == "compress.max_input_bytes")
+        c.max_input_bytes = u;
+    else if (name == "compress.min_saving_percent")
+        c.min_saving_percent = static_cast<std::uint32_t>(u);
+    else if (name == "store.max_entry_bytes")
+        c.max_entry_bytes = u;
+    else if (name == "store.max_total_bytes")
+        c.max_total_bytes = u;
+    else if (name == "store.max_entries")
+        c.max_entries = u;
+    else if (name == "store.ttl_seconds")
+        c.ttl_seconds = value;
+    else if (name == "restore.max_bytes")
+        c.restore_max_bytes = u;
+    else if (name == "stats.max_bytes")
+        c.stats_max_bytes = u;
+    else
+        return fmt::format("{} is not an integer setting", name);
+    return {};
+}
+
+std::string set_boolean(Config& c, std::string_view name, bool value) {
+    if (name == "store.enabled")
+        c.store_enabled = value;
+    else if (name == "store.fsync")
+        c.fsync = value;
+    else if (name == "stats.enabled")
+        c.stats_enabled = value;
+    else
+        return fmt::format("{} is not a boolean setting", name);
+    return {};
+}
+
+std::string set_string(Config& c, std::string_view name, const std::string& value) {
+    if (name == "compress.mode") {
+        std::optional<Mode> mode = parse_mode(value);
+        if (!mode)
+            return fmt::format("{} must be one of auto, concise, normal, verbose, full; got {}",
+                               name, toml_string(value));
+        c.mode = *mode;
+        return {};
+    }
+    if (name == "store.dir") {
+        // A relative store would follow the working directory, which differs per project.
+        bool ok = !value.empty() && value.find('\0') == std::string::npos &&
+                  (value.front() == '/' || value == "~" || value.starts_with("~/"));
+        if (!ok)
+            return fmt::format("{} must be an absolute path (or start with ~/), got {}", name,
+                               toml_string(value));
+        c.store_dir = value;
+        return {};
+    }
+    return fmt::format("{} is not a string setting", name);
+}
+
+std::string check_keep_pattern(std::string_view pattern) {
+    if (pattern.empty() || pattern.size() > k_max_keep_pattern_bytes)
+        return fmt::format("compress.keep_patterns: each pattern must be 1 to {} bytes, got {}",
+                           k_max_keep_pattern_bytes, pattern.size());
+    return {};
+}
+
+std::string
+set_string_array(Config& c, std::string_view name, const std::vector<std::string>& value) {
+    if (name != "compress.keep_patterns") return fmt::format("{} is not an array setting", name);
+    for (const std::string& p : value) {
+        std::string error = check_keep_pattern(p);
+        if (!error.empty()) return error;
+    }
+    c.keep_patterns = value;
+    return {};
+}
+
+} // namespace detail
+
+std::expected<Config, std::string> load_config_from(const std::string& toml_text,
+                                                    const std::string& path,
+                                                    const std::map<std::string, std::string>& env) {
+    Config config;
+    config.config_path = path;
+    for (const SettingInfo& s : k_settings) config.sources[std::string(s.name)] = "default";
+
+    std::string error = detail::apply_toml(config, toml_text, path);
+    if (!error.empty()) return std::unexpected(error);
+    error = apply_env(config, env);
+    if (!error.empty()) return std::unexpected(error);
+
+    // Store an absolute path so every consumer sees the same directory.
+    config.store_dir = expand_tilde(config.store_dir, env_value(env, "HOME"));
+    return config;
+}
+
+std::expected<Config, std::string> load_config() {
+    std::map<std::string, std::string> env = process_env();
+    std::string path = config_file_path(env);
+    std::string text;
+    if (!path.empty()) {
+        auto read = read_config_file(path);
+        if (!read) return std::unexpected(read.error());
+        text = std::move(*read);
+    }
+    return load_config_from(text, path, env);
+}
+
+std::string resolve_store_dir(const Config& config) {
+    const char* home = std::getenv("HOME");
+    std::string home_env = home != nullptr ? home : "";
+    if (!config.store_dir.empty()) return expand_tilde(config.store_dir, home_env);
+    const char* state = std::getenv("XDG_STATE_HOME");
+    std::string xdg = xdg_dir(state != nullptr ? state : "");
+    if (!xdg.empty()) return xdg + "/sutra";
+    return home_dir(home_env) + "/.local/state/sutra";
+}
+
+std::string describe_config(const Config& config) {
+    std::string out;
+    for (const SettingInfo& s : k_settings) {
+        auto it = config.sources.find(std::string(s.name));
+        std::string_view source = it == config.sources.end() ? "default" : it->second;
+        out += fmt::format("{} = {}  # {}\n", s.name, describe_value(config, s.name), source);
+    }
+    if (config.config_path.empty()) {
+        out += "config file = (none)\n";
+    } else {
+        struct stat st {};
+        bool found = ::stat(config.config_path.c_str(), &st) == 0;
+        out += fmt::format("config file = {} ({})\n", config.config_path,
+                           found ? "found" : "not found");
+    }
+    out += fmt::format("store dir = {}\n", resolve_store_dir(config));
+    return out;
+}
+
+} // namespace sutra::core

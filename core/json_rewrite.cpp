@@ -1,1 +1,669 @@
-// placeholder
+// JSON views. A strict RFC 8259 scanner walks the raw bytes once and records every value (and
+// object key) in a flat preorder array: kind, byte span [begin, end) in the original, the index
+// just past its subtree (its next sibling) and its child count. The renderer then re-encodes that
+// tree into a Plan without touching the grammar again: keys and scalars are copied as their raw
+// bytes, whitespace is normalised (compact when the original has no newline, otherwise 2-space
+// indentation), long strings keep a head and tail of their escaped text around an in-string
+// marker, and long arrays keep their first and last items around one marker element. An elision is
+// made only when its marker is shorter than the bytes it replaces. When the view is over budget
+// the limits are tightened and the tree re-rendered: a handful of passes, each linear.
+//
+// Strictness beyond the grammar: escaped lone surrogates (\uD800 without its pair) are rejected,
+// like invalid UTF-8, because they encode no text and common parsers refuse them, and a view must
+// parse wherever its original did. A byte-order mark is not whitespace and is rejected too.
+
+#include "core/json_rewrite.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sutra::core {
+namespace {
+
+enum class Kind : std::uint8_t { object, array, string, key, scalar };
+
+struct Node {
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+    std::uint32_t next = 0;  // index just past this node's subtree, i.e. its next sibling
+    std::uint32_t count = 0; // members of an object, items of an array
+    Kind kind = Kind::scalar;
+};
+
+// ---- scanning -------------------------------------------------------------------------------
+
+bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// The four hex digits at `pos`, or -1.
+long hex4(std::string_view s, std::size_t pos) {
+    if (pos + 4 > s.size()) return -1;
+    long v = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const int h = hex_value(s[pos + i]);
+        if (h < 0) return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+bool is_high_surrogate(long v) { return v >= 0xD800 && v <= 0xDBFF; }
+bool is_low_surrogate(long v) { return v >= 0xDC00 && v <= 0xDFFF; }
+
+// Length of the well-formed UTF-8 sequence at `pos` (RFC 3629: no overlongs, no surrogates,
+// nothing above U+10FFFF), or 0.
+std::size_t utf8_length(std::string_view s, std::size_t pos) {
+    const auto at = [&](std::size_t i) -> unsigned {
+        return i < s.size() ? static_cast<unsigned char>(s[i]) : 0u;
+    };
+    const auto cont = [&](std::size_t i, unsigned lo = 0x80, unsigned hi = 0xBF) {
+        const unsigned b = at(i);
+        return b >= lo && b <= hi;
+    };
+    const unsigned c = at(pos);
+    if (c >= 0xC2 && c <= 0xDF) return cont(pos + 1) ? 2 : 0;
+    if (c == 0xE0) return cont(pos + 1, 0xA0) && cont(pos + 2) ? 3 : 0;
+    if (c == 0xED) return cont(pos + 1, 0x80, 0x9F) && cont(pos + 2) ? 3 : 0;
+    if (c >= 0xE1 && c <= 0xEF) return cont(pos + 1) && cont(pos + 2) ? 3 : 0;
+    if (c == 0xF0) return cont(pos + 1, 0x90) && cont(pos + 2) && cont(pos + 3) ? 4 : 0;
+    if (c >= 0xF1 && c <= 0xF3) return cont(pos + 1) && cont(pos + 2) && cont(pos + 3) ? 4 : 0;
+    if (c == 0xF4) return cont(pos + 1, 0x80, 0x8F) && cont(pos + 2) && cont(pos + 3) ? 4 : 0;
+    return 0;
+}
+
+// `pos` is at a backslash; advances past the escape (a surrogate pair counts as one).
+bool scan_escape(std::string_view s, std::size_t& pos) {
+    if (pos + 1 >= s.size()) return false;
+    switch (s[pos + 1]) {
+    case '"':
+    case '\\':
+    case '/':
+    case 'b':
+    case 'f':
+    case 'n':
+    case 'r':
+    case 't':
+        pos += 2;
+        return true;
+    case 'u': {
+        const long v = hex4(s, pos + 2);
+        if (v < 0 || is_low_surrogate(v)) return false;
+        pos += 6;
+        if (!is_high_surrogate(v)) return true;
+        if (pos + 1 >= s.size() || s[pos] != '\\' || s[pos + 1] != 'u') return false;
+        if (!is_low_surrogate(hex4(s, pos + 2))) return false;
+        pos += 6;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+// `pos` is at the opening quote; on success it is just past the closing quote.
+bool scan_string(std::string_view s, std::size_t& pos) {
+    ++pos;
+    const std::size_t n = s.size();
+    while (pos < n) {
+        const auto c = static_cast<unsigned char>(s[pos]);
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+            ++pos;
+        } else if (c == '"') {
+            ++pos;
+            return true;
+        } else if (c == '\\') {
+            if (!scan_escape(s, pos)) return false;
+        } else if (c < 0x20) {
+            return false;
+        } else {
+            const std::size_t len = utf8_length(s, pos);
+            if (len == 0) return false;
+            pos += len;
+        }
+    }
+    return false;
+}
+
+bool scan_digits(std::string_view s, std::size_t& pos) {
+    const std::size_t start = pos;
+    while (pos < s.size() && is_digit(s[pos])) ++pos;
+    return pos > start;
+}
+
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? ; what may follow is the caller's business.
+bool scan_number(std::string_view s, std::size_t& pos) {
+    if (s[pos] == '-') ++pos;
+    if (pos >= s.size()) return false;
+    if (s[pos] == '0') {
+        ++pos;
+    } else if (!scan_digits(s, pos)) {
+        return false;
+    }
+    if (pos < s.size() && s[pos] == '.') {
+        ++pos;
+        if (!scan_digits(s, pos)) return false;
+    }
+    if (pos < s.size() && (s[pos] == 'e' || s[pos] == 'E')) {
+        ++pos;
+        if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) ++pos;
+        if (!scan_digits(s, pos)) return false;
+    }
+    return true;
+}
+
+bool scan_literal(std::string_view s, std::size_t& pos, std::string_view word) {
+    if (s.substr(pos, word.size()) != word) return false;
+    pos += word.size();
+    return true;
+}
+
+// Validates a document whose top level is an object or array. With `nodes` it also records the
+// tree; without, it only validates (is_json_document). Containers are tracked on an explicit
+// stack, so depth costs memory, not call frames.
+class Scanner {
+public:
+    Scanner(std::string_view s,
+            std::uint32_t max_depth,
+            std::uint64_t max_nodes,
+            std::vector<Node>* nodes)
+        : s_(s), max_depth_(max_depth), max_nodes_(max_nodes), nodes_(nodes) {}
+
+    bool run() {
+        skip_ws();
+        if (pos_ >= s_.size() || (s_[pos_] != '{' && s_[pos_] != '[')) return false;
+        while (!done_) {
+            skip_ws();
+            if (pos_ >= s_.size()) return false;
+            const char c = s_[pos_];
+            switch (expect_) {
+            case Expect::first_key:
+                if (c == '}') {
+                    close();
+                    break;
+                }
+                [[fallthrough]];
+            case Expect::key:
+                if (!key()) return false;
+                break;
+            case Expect::first_item:
+                if (c == ']') {
+                    close();
+                    break;
+                }
+                [[fallthrough]];
+            case Expect::value:
+                if (!value()) return false;
+                break;
+            case Expect::comma:
+                if (c == ',') {
+                    ++pos_;
+                    expect_ = stack_.back().object ? Expect::key : Expect::value;
+                } else if (c == (stack_.back().object ? '}' : ']')) {
+                    close();
+                } else {
+                    return false;
+                }
+                break;
+            }
+        }
+        skip_ws();
+        return pos_ == s_.size();
+    }
+
+private:
+    enum class Expect { value, first_key, key, first_item, comma };
+    struct Open {
+        std::uint32_t node;
+        bool object;
+    };
+
+    void skip_ws() {
+        while (pos_ < s_.size() && is_ws(s_[pos_])) ++pos_;
+    }
+
+    // Adds a node; its `next` is provisional (right for leaves, fixed on close for containers).
+    bool add(Kind kind, std::uint64_t begin, std::uint64_t end, std::uint32_t& index) {
+        if (!nodes_) return true;
+        if (nodes_->size() >= std::numeric_limits<std::uint32_t>::max() - 1) return false;
+        index = static_cast<std::uint32_t>(nodes_->size());
+        nodes_->push_back(Node{begin, end, index + 1, 0, kind});
+        return true;
+    }
+
+    bool key() {
+        if (s_[pos_] != '"') return false;
+        const std::size_t begin = pos_;
+        std::uint32_t index = 0;
+        if (!scan_string(s_, pos_) || !add(Kind::key, begin, pos_, index)) return false;
+        skip_ws();
+        if (pos_ >= s_.size() || s_[pos_] != ':') return false;
+        ++pos_;
+        expect_ = Expect::value;
+        return true;
+    }
+
+    bool value() {
+        if (++values_ > max_nodes_) return false;
+        const std::size_t begin = pos_;
+        const char c = s_[pos_];
+        std::uint32_t index = 0;
+        if (c == '{' || c == '[') {
+            if (stack_.size() >= max_depth_) return false;
+            const bool object = c == '{';
+            if (!add(object ? Kind::object : Kind::array, begin, 0, index)) return false;
+            stack_.push_back(Open{index, object});
+            ++pos_;
+            expect_ = object ? Expect::first_key : Expect::first_item;
+            return true;
+        }
+        Kind kind = Kind::scalar;
+        bool ok = false;
+        if (c == '"') {
+            kind = Kind::string;
+            ok = scan_string(s_, pos_);
+        } else if (c == '-' || is_digit(c)) {
+            ok = scan_number(s_, pos_);
+        } else if (c == 't') {
+            ok = scan_literal(s_, pos_, "true");
+        } else if (c == 'f') {
+            ok = scan_literal(s_, pos_, "false");
+        } else if (c == 'n') {
+            ok = scan_literal(s_, pos_, "null");
+        }
+        if (!ok || !add(kind, begin, pos_, index)) return false;
+        finish_value();
+        return true;
+    }
+
+    void close() {
+        const Open open = stack_.back();
+        stack_.pop_back();
+        ++pos_;
+        if (nodes_) {
+            Node& n = (*nodes_)[open.node];
+            n.end = pos_;
+            n.next = static_cast<std::uint32_t>(nodes_->size());
+        }
+        finish_value();
+    }
+
+    void finish_value() {
+        if (stack_.empty()) {
+            done_ = true;
+            return;
+        }
+        if (nodes_) ++(*nodes_)[stack_.back().node].count;
+        expect_ = Expect::comma;
+    }
+
+    std::string_view s_;
+    std::size_t pos_ = 0;
+    std::uint32_t max_depth_;
+    std::uint64_t max_nodes_;
+    std::vector<Node>* nodes_;
+    std::vector<Open> stack_;
+    std::uint64_t values_ = 0;
+    Expect expect_ = Expect::value;
+    bool done_ = false;
+};
+
+// ---- cutting strings ------------------------------------------------------------------------
+
+// True when the backslash at `i` starts an escape: an even run of backslashes precedes it.
+bool escape_starts(std::string_view c, std::size_t i) {
+    std::size_t run = 0;
+    while (run < i && c[i - 1 - run] == '\\') ++run;
+    return run % 2 == 0;
+}
+
+// The escape starting at `i`, as [first, last); a surrogate pair is one unit, found from
+// either half (the scanner guarantees halves come in pairs).
+std::pair<std::size_t, std::size_t> escape_unit(std::string_view c, std::size_t i) {
+    if (c[i + 1] != 'u') return {i, i + 2};
+    const long v = hex4(c, i + 2);
+    if (is_high_surrogate(v)) return {i, i + 12};
+    if (is_low_surrogate(v)) return {i - 6, i + 6};
+    return {i, i + 6};
+}
+
+// The escape or UTF-8 sequence of validated string content `c` that strictly contains offset
+// `at`, or {at, at} when `at` is already a boundary. Only looks around `at`, so cutting the tail
+// of a huge string does not rescan it.
+std::pair<std::size_t, std::size_t> unit_around(std::string_view c, std::size_t at) {
+    if (at == 0 || at >= c.size()) return {at, at};
+    // The nearest escape starting before `at` is the only one that can contain it; six bytes
+    // back reaches the start of any escape, including a pair's high half.
+    for (std::size_t back = 1; back <= 6 && back <= at; ++back) {
+        const std::size_t i = at - back;
+        if (c[i] != '\\' || !escape_starts(c, i)) continue;
+        const auto [first, last] = escape_unit(c, i);
+        if (first < at && at < last) return {first, last};
+        break;
+    }
+    if (!is_continuation(c[at])) return {at, at};
+    std::size_t first = at;
+    while (first > 0 && is_continuation(c[first])) --first;
+    std::size_t last = at;
+    while (last < c.size() && is_continuation(c[last])) ++last;
+    return {first, last};
+}
+
+// ---- line numbers ---------------------------------------------------------------------------
+
+// Newlines before each 256-byte block, so any line number costs at most one block's scan.
+class Lines {
+public:
+    explicit Lines(std::string_view s) : s_(s) {
+        if (s.find('\n') == std::string_view::npos) return;
+        blocks_.reserve(s.size() / k_block + 1);
+        std::uint64_t lines = 0;
+        for (std::size_t b = 0; b < s.size(); b += k_block) {
+            blocks_.push_back(lines);
+            const std::size_t e = std::min(s.size(), b + k_block);
+            lines += static_cast<std::uint64_t>(std::count(s.data() + b, s.data() + e, '\n'));
+        }
+    }
+
+    /// 1-based line of byte `pos`.
+    std::uint64_t line_of(std::uint64_t pos) const {
+        if (blocks_.empty()) return 1;
+        const std::size_t block = static_cast<std::size_t>(pos / k_block);
+        const std::size_t from = block * k_block;
+        const auto within = std::count(s_.data() + from, s_.data() + pos, '\n');
+        return 1 + blocks_[block] + static_cast<std::uint64_t>(within);
+    }
+
+private:
+    static constexpr std::size_t k_block = 256;
+    std::string_view s_;
+    std::vector<std::uint64_t> blocks_;
+};
+
+// ---- rendering ------------------------------------------------------------------------------
+
+struct Limits {
+    std::uint64_t max_string = 0;
+    std::uint64_t head = 0;
+    std::uint64_t tail = 0;
+    bool arrays = false;
+    bool operator==(const Limits&) const = default;
+};
+
+class Renderer {
+public:
+    Renderer(std::string_view s,
+             const std::vector<Node>& nodes,
+             const Lines& lines,
+             const MarkerContext& measure,
+             bool pretty,
+             bool trailing_newline)
+        : s_(s), nodes_(nodes), lines_(lines), measure_(measure), pretty_(pretty),
+          trailing_newline_(trailing_newline) {}
+
+    Plan build(const Limits& limits) {
+        limits_ = limits;
+        plan_ = Plan{};
+        plan_.shape = Shape::json;
+        cur_.clear();
+        stack_.clear();
+        value(0);
+        while (!stack_.empty()) step();
+        if (trailing_newline_) cur_ += '\n';
+        flush();
+        plan_.rules.push_back("json");
+        const auto has = [&](Reason r) {
+            return std::any_of(plan_.elisions.begin(), plan_.elisions.end(),
+                               [&](const Elision& e) { return e.reason == r; });
+        };
+        if (has(Reason::long_string)) plan_.rules.push_back("long-string");
+        if (has(Reason::array_items)) plan_.rules.push_back("array-items");
+        return std::move(plan_);
+    }
+
+private:
+    // An open container being rendered.
+    struct Frame {
+        std::uint32_t node = 0;
+        std::uint32_t child = 0;  // next child node to render
+        std::uint32_t resume = 0; // first tail item, when items are elided
+        std::uint64_t k = 0;      // items (members) rendered or skipped so far
+        bool object = false;
+        bool elide = false;
+        Elision elision;
+    };
+
+    std::string_view raw(const Node& n) const {
+        return s_.substr(static_cast<std::size_t>(n.begin),
+                         static_cast<std::size_t>(n.end - n.begin));
+    }
+
+    Elision make_elision(Reason reason, std::uint64_t begin, std::uint64_t end) const {
+        Elision e;
+        e.reason = reason;
+        e.begin = begin;
+        e.end = end;
+        e.first_line = lines_.line_of(begin);
+        e.last_line = lines_.line_of(end - 1);
+        return e;
+    }
+
+    // Escaped length of the marker this elision would render as.
+    std::size_t marker_size(const Elision& e) const {
+        return json_escape(marker_text(e, measure_)).size();
+    }
+
+    void newline(std::size_t depth) {
+        if (!pretty_) return;
+        cur_ += '\n';
+        cur_.append(2 * depth, ' ');
+    }
+
+    void flush() {
+        if (cur_.empty()) return;
+        Piece p;
+        p.text = std::move(cur_);
+        plan_.pieces.push_back(std::move(p));
+        cur_.clear();
+    }
+
+    void marker(const Elision& e, Piece::Json json) {
+        flush();
+        plan_.elisions.push_back(e);
+        Piece p;
+        p.elision = static_cast<int>(plan_.elisions.size() - 1);
+        p.json = json;
+        p.own_line = false;
+        plan_.pieces.push_back(std::move(p));
+    }
+
+    // Renders a leaf, or opens a container (its children follow from step()).
+    void value(std::uint32_t index) {
+        const Node& n = nodes_[index];
+        switch (n.kind) {
+        case Kind::string:
+            string_value(n);
+            return;
+        case Kind::key:
+        case Kind::scalar:
+            cur_ += raw(n);
+            return;
+        case Kind::object:
+        case Kind::array:
+            break;
+        }
+        const bool object = n.kind == Kind::object;
+        if (n.count == 0) {
+            cur_ += object ? "{}" : "[]";
+            return;
+        }
+        cur_ += object ? '{' : '[';
+        Frame f;
+        f.node = index;
+        f.child = index + 1;
+        f.object = object;
+        if (!object) plan_array(n, f);
+        stack_.push_back(f);
+    }
+
+    // Decides whether a long array loses its middle items; finds the span and the first tail
+    // item with one walk over its children.
+    void plan_array(const Node& n, Frame& f) const {
+        const std::uint64_t count = n.count;
+        if (!limits_.arrays || count <= limits_.head + limits_.tail + 1) return;
+        const std::uint64_t first = limits_.head;
+        const std::uint64_t last = count - limits_.tail - 1;
+        std::uint64_t begin = 0;
+        std::uint64_t end = 0;
+        std::uint32_t child = f.child;
+        for (std::uint64_t k = 0; k <= last; ++k) {
+            if (k == first) begin = nodes_[child].begin;
+            if (k == last) end = nodes_[child].end;
+            child = nodes_[child].next;
+        }
+        Elision e = make_elision(Reason::array_items, begin, end);
+        e.items = last - first + 1;
+        if (marker_size(e) + 2 >= end - begin) return; // the marker would not save anything
+        f.elide = true;
+        f.resume = child;
+        f.elision = e;
+    }
+
+    // Renders the next child of the innermost open container, or closes it.
+    void step() {
+        Frame& f = stack_.back();
+        const Node& n = nodes_[f.node];
+        if (f.child == n.next) {
+            const bool object = f.object;
+            stack_.pop_back();
+            newline(stack_.size());
+            cur_ += object ? '}' : ']';
+            return;
+        }
+        if (f.k > 0) cur_ += ',';
+        newline(stack_.size());
+        if (f.elide && f.k == limits_.head) {
+            marker(f.elision, Piece::Json::element);
+            f.child = f.resume;
+            f.k += f.elision.items;
+            return;
+        }
+        std::uint32_t item = f.child;
+        if (f.object) {
+            cur_ += raw(nodes_[item]); // keys are never elided
+            cur_ += pretty_ ? ": " : ":";
+            item = nodes_[item].next;
+        }
+        f.child = nodes_[item].next;
+        ++f.k;
+        value(item); // may push a frame, so `f` is not used after this
+    }
+
+    // Keeps about half the limit of the escaped text, two thirds as head and one third as tail,
+    // and never cuts through an escape or a UTF-8 sequence.
+    void string_value(const Node& n) {
+        const std::string_view whole = raw(n);
+        if (whole.size() <= limits_.max_string) {
+            cur_ += whole;
+            return;
+        }
+        const std::string_view content = whole.substr(1, whole.size() - 2);
+        const std::uint64_t keep = limits_.max_string / 2;
+        const std::uint64_t head_keep = keep * 2 / 3;
+        const std::uint64_t tail_keep = keep - head_keep;
+        const std::size_t head = unit_around(content, static_cast<std::size_t>(head_keep)).first;
+        const std::size_t tail_at =
+            content.size() > tail_keep ? content.size() - static_cast<std::size_t>(tail_keep) : 0;
+        const std::size_t tail = unit_around(content, tail_at).second;
+        if (tail <= head) {
+            cur_ += whole;
+            return;
+        }
+        const Elision e = make_elision(Reason::long_string, n.begin + 1 + head, n.begin + 1 + tail);
+        if (marker_size(e) >= tail - head) { // the marker would not save anything
+            cur_ += whole;
+            return;
+        }
+        cur_ += '"';
+        cur_ += content.substr(0, head);
+        marker(e, Piece::Json::inside_string);
+        cur_ += content.substr(tail);
+        cur_ += '"';
+    }
+
+    std::string_view s_;
+    const std::vector<Node>& nodes_;
+    const Lines& lines_;
+    const MarkerContext& measure_;
+    bool pretty_;
+    bool trailing_newline_;
+    Limits limits_;
+    Plan plan_;
+    std::string cur_;
+    std::vector<Frame> stack_;
+};
+
+// One step tighter: halve the string limit, shrink array head and tail; floors never raise a
+// limit the caller set lower.
+Limits tighten(const Limits& l, const Limits& floor) {
+    Limits t = l;
+    t.max_string = std::max(floor.max_string, l.max_string / 2);
+    if (l.arrays) {
+        if (t.head > floor.head) --t.head;
+        if (t.tail > floor.tail) --t.tail;
+    }
+    return t;
+}
+
+} // namespace
+
+bool is_json_document(std::string_view bytes, std::uint32_t max_depth, std::uint64_t max_nodes) {
+    try {
+        return Scanner(bytes, max_depth, max_nodes, nullptr).run();
+    } catch (...) {
+        return false;
+    }
+}
+
+std::optional<Plan> rewrite_json(std::string_view bytes, const JsonOptions& options) {
+    try {
+        std::vector<Node> nodes;
+        if (!Scanner(bytes, options.max_depth, options.max_nodes, &nodes).run()) return {};
+        const bool pretty = bytes.find('\n') != std::string_view::npos;
+        const bool trailing_newline =
+            pretty && bytes.find('\n', static_cast<std::size_t>(nodes[0].end)) !=
+                          std::string_view::npos;
+        const Lines lines(bytes);
+        Renderer renderer(bytes, nodes, lines, options.measure, pretty, trailing_newline);
+
+        Limits limits{options.max_string_bytes, options.array_head, options.array_tail,
+                      options.elide_arrays};
+        const Limits floor{std::min<std::uint64_t>(limits.max_string, 64),
+                           std::min<std::uint64_t>(limits.head, 1),
+                           std::min<std::uint64_t>(limits.tail, 1), limits.arrays};
+        Plan plan = renderer.build(limits);
+        while (render(plan, options.measure).size() > options.target_bytes) {
+            const Limits next = tighten(limits, floor);
+            if (next == limits) break; // nothing left to tighten: the caller decides
+            limits = next;
+            plan = renderer.build(limits);
+        }
+        if (plan.elisions.empty()) return {};
+        return plan;
+    } catch (...) {
+        return {};
+    }
+}
+
+} // namespace sutra::core

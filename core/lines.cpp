@@ -1,1 +1,112 @@
-// placeholder
+#include "core/lines.hpp"
+
+#include <cstring>
+
+namespace sutra::core {
+
+LineIndex index_lines(std::string_view s) {
+    LineIndex index;
+    index.starts.reserve(s.size() / 48 + 2);
+    const char* base = s.data();
+    const char* p = base;
+    const char* end = base + s.size();
+    if (s.empty()) {
+        index.starts.push_back(0);
+        return index;
+    }
+    index.starts.push_back(0);
+    while (p < end) {
+        const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+        if (!nl) break;
+        p = static_cast<const char*>(nl) + 1;
+        if (p < end) index.starts.push_back(static_cast<std::uint64_t>(p - base));
+    }
+    index.starts.push_back(s.size());
+    return index;
+}
+
+bool has_noise(std::string_view line) {
+    if (std::memchr(line.data(), 0x1B, line.size())) return true;
+    const void* cr = std::memchr(line.data(), '\r', line.size());
+    if (!cr) return false;
+    const auto pos = static_cast<std::size_t>(static_cast<const char*>(cr) - line.data());
+    // A lone CRLF ending is not noise.
+    return !(pos + 2 == line.size() && line[pos + 1] == '\n');
+}
+
+namespace {
+
+// Length of the escape sequence starting at s[i] (s[i] == ESC), up to the end of s.
+std::size_t escape_length(std::string_view s, std::size_t i) {
+    std::size_t j = i + 1;
+    if (j >= s.size()) return 1;
+    const char kind = s[j];
+    if (kind == '[') { // CSI: parameters and intermediates, then a final byte 0x40-0x7E
+        ++j;
+        while (j < s.size()) {
+            const auto c = static_cast<unsigned char>(s[j]);
+            ++j;
+            if (c >= 0x40 && c <= 0x7E) break;
+            if (c < 0x20 && c != 0x1B) continue;
+        }
+        return j - i;
+    }
+    if (kind == ']' || kind == 'P' || kind == '_' || kind == '^' || kind == 'X') {
+        // OSC/DCS/APC/PM/SOS: up to BEL or ST (ESC \), or the end of the line.
+        ++j;
+        while (j < s.size()) {
+            if (s[j] == '\a') return j + 1 - i;
+            if (s[j] == 0x1B && j + 1 < s.size() && s[j + 1] == '\\') return j + 2 - i;
+            if (s[j] == '\n') return j - i;
+            ++j;
+        }
+        return j - i;
+    }
+    if (kind == '(' || kind == ')' || kind == '*' || kind == '+' || kind == '#' || kind == '%')
+        return j + 2 <= s.size() ? 3 : s.size() - i;
+    return 2; // two-byte sequences: ESC 7, ESC 8, ESC =, ESC M, …
+}
+
+} // namespace
+
+std::string clean_line(std::string_view line, Noise& noise) {
+    // Split off the line ending, which is kept as it was.
+    std::string_view ending;
+    std::string_view body = line;
+    if (!body.empty() && body.back() == '\n') {
+        body.remove_suffix(1);
+        ending = line.substr(body.size());
+        if (!body.empty() && body.back() == '\r') {
+            body.remove_suffix(1);
+            ending = line.substr(body.size());
+        }
+    }
+    std::string text;
+    text.reserve(body.size());
+    for (std::size_t i = 0; i < body.size();) {
+        if (body[i] == 0x1B) {
+            noise.ansi = true;
+            i += escape_length(body, i);
+            continue;
+        }
+        text += body[i++];
+    }
+    // Carriage returns redraw the line: keep the last segment that shows anything.
+    if (text.find('\r') != std::string::npos) {
+        noise.redraw = true;
+        std::size_t seg_end = text.size();
+        while (true) {
+            const std::size_t cr = seg_end == 0 ? std::string::npos : text.rfind('\r', seg_end - 1);
+            const std::size_t seg_begin = cr == std::string::npos ? 0 : cr + 1;
+            if (seg_end > seg_begin || cr == std::string::npos) {
+                text = text.substr(seg_begin, seg_end - seg_begin);
+                break;
+            }
+            seg_end = cr;
+        }
+    }
+    text += ending;
+    return text;
+}
+
+} // namespace sutra::core

@@ -76,6 +76,19 @@ std::string marker_text(const Elision& e, const MarkerContext& c) {
     return fmt::format("[sutra: {} ({}); {}; {}]", what(e), to_string(e.reason), where, tail);
 }
 
+std::string cleanup_note(const MarkerContext& c) {
+    const std::string id = c.id.value_or(k_placeholder_id);
+    if (!c.id && c.store_disabled)
+        return "[sutra: terminal escapes and progress redraws removed from the lines shown; "
+               "original not retained (store off)]";
+    const std::string call = c.route.kind == RestoreRoute::Kind::mcp
+                                 ? fmt::format("{}(id=\"{}\", mode=\"full\")", c.route.tool, id)
+                                 : fmt::format("{} restore {} --full", c.route.program, id);
+    return fmt::format("[sutra: terminal escapes and progress redraws removed from the lines shown; "
+                       "retained {}; restore: {}]",
+                       format_ttl(c.ttl_seconds), call);
+}
+
 std::string json_escape(std::string_view text) {
     std::string out;
     out.reserve(text.size() + 8);
@@ -99,6 +112,11 @@ std::string render(const Plan& plan, const MarkerContext& context) {
     std::string out;
     out.reserve(size);
     for (const auto& p : plan.pieces) {
+        if (p.elision == k_cleanup_note) {
+            out += cleanup_note(context);
+            out += '\n';
+            continue;
+        }
         if (p.elision < 0) {
             out += p.text;
             continue;

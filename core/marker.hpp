@@ -15,13 +15,17 @@ namespace sutra::core {
 
 struct Piece {
     std::string text; ///< kept bytes (already cleaned), or empty for a marker
-    int elision = -1; ///< index into Plan::elisions when this piece is a marker
+    /// Index into Plan::elisions when this piece is a marker; k_cleanup_note for the one line
+    /// saying terminal noise was removed from the lines shown.
+    int elision = -1;
     /// JSON only: the marker sits inside a JSON string (escape it) or is a whole array element
     /// (escape it and quote it).
     enum class Json { none, inside_string, element } json = Json::none;
     /// Text markers only: the marker occupies a line of its own (a newline follows it).
     bool own_line = true;
 };
+
+inline constexpr int k_cleanup_note = -2;
 
 struct Plan {
     Shape shape = Shape::text;
@@ -45,6 +49,10 @@ std::string marker_text(const Elision& elision, const MarkerContext& context);
 
 /// The restore call for a range, in the route's dialect.
 std::string restore_call(const Elision& elision, const MarkerContext& context);
+
+/// The line that says escapes and redraws were removed from the lines shown, and how to get
+/// the original whole.
+std::string cleanup_note(const MarkerContext& context);
 
 /// The view: kept pieces verbatim, markers rendered (escaped inside JSON).
 std::string render(const Plan& plan, const MarkerContext& context);

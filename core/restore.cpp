@@ -1,1 +1,207 @@
-// placeholder
+#include "core/restore.hpp"
+
+#include "core/config.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <string_view>
+
+namespace sutra::core {
+
+namespace {
+
+constexpr std::size_t k_max_query_bytes = 200;
+constexpr std::size_t k_max_matches = 20;
+
+std::unexpected<RestoreError> fail(RestoreError::Code code, std::string message) {
+    return std::unexpected(RestoreError{code, std::move(message)});
+}
+
+RestoreError from_store(const StoreError& error, std::string_view id) {
+    using Code = RestoreError::Code;
+    switch (error.code) {
+    case StoreErrc::bad_id:
+        // The id is not echoed: it is caller input and may hold anything.
+        return {Code::bad_id, "not a sutra id: ids are su_ followed by 32 lowercase hex digits"};
+    case StoreErrc::not_found:
+        return {Code::not_found,
+                fmt::format("id {} is unknown or was swept; re-run the command, narrower if you "
+                            "can",
+                            id)};
+    case StoreErrc::expired:
+        return {Code::expired,
+                fmt::format("id {} expired; re-run the command, narrower if you can", id)};
+    case StoreErrc::corrupt:
+        return {Code::corrupt,
+                fmt::format("id {} was corrupt and has been deleted; re-run the command", id)};
+    case StoreErrc::too_large:
+    case StoreErrc::unsafe:
+    case StoreErrc::io:
+        break;
+    }
+    return {Code::io, error.message};
+}
+
+/// Line starts in the line model of core/lines: split after each '\n', a last line without one
+/// still counts. starts[i] is line i's offset (zero-based); back() is the size.
+std::vector<std::uint64_t> line_starts(std::string_view text) {
+    std::vector<std::uint64_t> starts{0};
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\n') starts.push_back(i + 1);
+    if (starts.back() != text.size()) starts.push_back(text.size());
+    return starts;
+}
+
+/// The largest cut <= pos that does not split a UTF-8 sequence (steps back at most 3 bytes).
+std::size_t utf8_cut(std::string_view text, std::size_t pos) {
+    for (int step = 0; step < 3 && pos > 0 && pos < text.size(); ++step) {
+        if ((static_cast<unsigned char>(text[pos]) & 0xC0) != 0x80) break;
+        --pos;
+    }
+    return pos;
+}
+
+/// Fills text/begin/end/next with the first page of [begin, range_end). With `prefer_lines` a
+/// page ends after its last newline, unless a single line exceeds the bound (then `clipped`).
+void page(RestoreResult& result,
+          std::string_view content,
+          std::uint64_t begin,
+          std::uint64_t range_end,
+          std::uint64_t max_bytes,
+          bool prefer_lines) {
+    std::uint64_t take = range_end - begin;
+    if (take > max_bytes) {
+        take = max_bytes;
+        if (prefer_lines) {
+            const auto window = content.substr(begin, max_bytes);
+            const auto newline = window.rfind('\n');
+            if (newline != std::string_view::npos)
+                take = newline + 1;
+            else
+                result.clipped = true;
+        }
+        result.next = std::pair{begin + take, range_end};
+    }
+    result.text.assign(content.substr(begin, take));
+    result.begin = begin;
+    result.end = begin + take;
+}
+
+std::expected<RestoreResult, RestoreError> restore_impl(const Store& store, const RestoreQuery& q) {
+    using Code = RestoreError::Code;
+    if (!valid_id(q.id)) return std::unexpected(from_store({StoreErrc::bad_id, {}}, q.id));
+    if (q.mode == RestoreMode::search && (q.query.empty() || q.query.size() > k_max_query_bytes))
+        return fail(Code::bad_query,
+                    fmt::format("search takes a literal of 1-{} bytes; this one has {}",
+                                k_max_query_bytes, q.query.size()));
+    const std::uint64_t max_bytes = std::clamp<std::uint64_t>(q.max_bytes, 1, k_restore_hard_cap);
+
+    // The whole entry is read so its content hash is verified on every restore; entries are
+    // bounded by the per-entry quota.
+    auto content_or = store.read_all(q.id);
+    if (!content_or) return std::unexpected(from_store(content_or.error(), q.id));
+    const std::string_view content = *content_or;
+    const auto starts = line_starts(content);
+    const std::uint64_t lines = starts.size() - 1;
+
+    RestoreResult result;
+    result.total_bytes = content.size();
+    result.total_lines = lines;
+
+    switch (q.mode) {
+    case RestoreMode::bytes: {
+        const auto exist =
+            fmt::format("bytes 0-{} exist (zero-based, end exclusive)", content.size());
+        if (q.start > q.end)
+            return fail(Code::bad_range,
+                        fmt::format("bytes {}-{} run backwards; {}", q.start, q.end, exist));
+        if (q.start > content.size())
+            return fail(Code::bad_range,
+                        fmt::format("byte {} is past the end; {}", q.start, exist));
+        const std::uint64_t end = std::min<std::uint64_t>(q.end, content.size());
+        page(result, content, q.start, end, max_bytes, false);
+        break;
+    }
+    case RestoreMode::lines: {
+        if (lines == 0) return fail(Code::bad_range, "the original is empty; it has no lines");
+        const auto exist = fmt::format("lines 1-{} exist", lines);
+        if (q.start == 0)
+            return fail(Code::bad_range, fmt::format("lines are numbered from 1; {}", exist));
+        if (q.start > q.end)
+            return fail(Code::bad_range,
+                        fmt::format("lines {}-{} run backwards; {}", q.start, q.end, exist));
+        if (q.start > lines)
+            return fail(Code::bad_range,
+                        fmt::format("line {} is past the end; {}", q.start, exist));
+        // Like a byte range's end, a last line past the end is clamped.
+        const std::uint64_t last = std::min(q.end, lines);
+        page(result, content, starts[q.start - 1], starts[last], max_bytes, true);
+        break;
+    }
+    case RestoreMode::full:
+        page(result, content, 0, content.size(), max_bytes, true);
+        break;
+    case RestoreMode::search: {
+        // One match per line (its first occurrence), in offset order, within the bound.
+        const std::size_t width = max_bytes / 4;
+        std::size_t pos = 0;
+        while ((pos = content.find(q.query, pos)) != std::string_view::npos) {
+            if (result.matches.size() == k_max_matches) {
+                result.more_matches = true;
+                break;
+            }
+            const auto line = static_cast<std::size_t>(
+                std::upper_bound(starts.begin(), starts.end(), pos) - starts.begin() - 1);
+            std::string_view text = content.substr(starts[line], starts[line + 1] - starts[line]);
+            if (text.ends_with('\n')) text.remove_suffix(1);
+            if (text.size() > width) {
+                text = text.substr(0, utf8_cut(text, width));
+                result.clipped = true;
+            }
+            const auto entry = fmt::format("{}:{}\n", line + 1, text);
+            if (!result.matches.empty() && result.text.size() + entry.size() > max_bytes) {
+                result.more_matches = true;
+                break;
+            }
+            result.text += entry;
+            result.matches.push_back(SearchMatch{line + 1, pos});
+            pos = starts[line + 1];
+        }
+        break;
+    }
+    }
+    return result;
+}
+
+} // namespace
+
+std::expected<RestoreResult, RestoreError> restore(const Store& store, const RestoreQuery& query) {
+    try {
+        return restore_impl(store, query);
+    } catch (const std::exception& e) {
+        return fail(RestoreError::Code::io, fmt::format("restore: {}", e.what()));
+    }
+}
+
+std::string restore_note(const RestoreQuery& query, const RestoreResult& result) {
+    std::string note = k_untrusted_note;
+    note += '\n';
+    if (query.mode == RestoreMode::search) {
+        note += fmt::format("{} {} for the literal query", result.matches.size(),
+                            result.matches.size() == 1 ? "match" : "matches");
+        if (result.more_matches) note += "; more exist, narrow the query";
+        if (result.clipped) note += "; long lines were clipped";
+    } else {
+        note += fmt::format("bytes {}-{} of {}", result.begin, result.end, result.total_bytes);
+        if (result.clipped) note += "; a line longer than the bound was cut";
+    }
+    note += '\n';
+    if (result.next)
+        note += fmt::format("next: sutra restore {} --bytes {}-{}\n", query.id, result.next->first,
+                            result.next->second);
+    return note;
+}
+
+} // namespace sutra::core

@@ -1,1 +1,269 @@
-// placeholder
+#include "core/stats.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <map>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sutra::core {
+
+namespace {
+
+constexpr std::string_view k_log_name = "stats.jsonl";
+// The log rotates at stats_max_bytes, so a report needs little; this only bounds a runaway file.
+constexpr std::size_t k_max_report_read = 64u << 20;
+constexpr int k_bar_width = 20;
+
+std::string log_path(const Config& config) {
+    return resolve_store_dir(config) + "/" + std::string(k_log_name);
+}
+
+// mkdir -p with 0700 for whatever is missing; existing directories are left as they are.
+void make_dirs(const std::string& dir) {
+    if (dir.empty()) return;
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) == 0) return;
+    auto slash = dir.find_last_of('/');
+    if (slash != std::string::npos && slash > 0) make_dirs(dir.substr(0, slash));
+    ::mkdir(dir.c_str(), 0700);
+}
+
+void append_line(const Config& config, const std::string& line) {
+    std::string path = log_path(config);
+    make_dirs(resolve_store_dir(config));
+
+    // lstat, not stat: a symlink planted at the log's name is never renamed or followed.
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        static_cast<std::uint64_t>(st.st_size) >= config.stats_max_bytes)
+        ::rename(path.c_str(), (path + ".1").c_str());
+
+    int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return;
+    struct stat opened {};
+    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode)) {
+        // One write: O_APPEND keeps concurrent writers' lines whole.
+        ssize_t n;
+        do {
+            n = ::write(fd, line.data(), line.size());
+        } while (n < 0 && errno == EINTR);
+    }
+    ::close(fd);
+}
+
+std::string to_line(const nlohmann::ordered_json& record) {
+    // Replace invalid UTF-8 (a host's odd tool name) rather than throw.
+    return record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// Bounded, O_NOFOLLOW read of one log file; empty when missing or not a regular file.
+std::string read_log(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return {};
+    std::string text;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        char buf[65536];
+        while (text.size() < k_max_report_read) {
+            std::size_t want = std::min(sizeof buf, k_max_report_read - text.size());
+            ssize_t n = ::read(fd, buf, want);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            text.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+    ::close(fd);
+    return text;
+}
+
+struct Totals {
+    std::uint64_t calls = 0;
+    std::uint64_t rewritten = 0;
+    std::uint64_t bytes_in = 0;
+    std::uint64_t bytes_out = 0;
+    std::uint64_t saved = 0;
+
+    void add(const Totals& o) {
+        calls += o.calls;
+        rewritten += o.rewritten;
+        bytes_in += o.bytes_in;
+        bytes_out += o.bytes_out;
+        saved += o.saved;
+    }
+    double saved_percent() const {
+        return bytes_in == 0 ? 0.0
+                             : 100.0 * static_cast<double>(saved) / static_cast<double>(bytes_in);
+    }
+};
+
+struct Aggregate {
+    std::map<std::string, Totals> tools;
+    std::map<std::string, Totals> shapes;
+    Totals total;
+    std::map<std::string, std::uint64_t> restores;
+    bool empty() const { return total.calls == 0 && restores.empty(); }
+};
+
+std::string label(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_string() || it->get_ref<const std::string&>().empty())
+        return "(unknown)";
+    return it->get<std::string>();
+}
+
+std::uint64_t number(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
+}
+
+void add_line(Aggregate& agg, std::string_view line) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return;
+    auto event = j.find("event");
+    if (event == j.end() || !event->is_string()) return;
+    if (*event == "restore") {
+        ++agg.restores[label(j, "outcome")];
+        return;
+    }
+    if (*event != "rewrite") return;
+    Totals t;
+    t.calls = 1;
+    auto outcome = j.find("outcome");
+    t.rewritten = outcome != j.end() && *outcome == "rewritten" ? 1 : 0;
+    t.bytes_in = number(j, "bytes_in");
+    t.bytes_out = number(j, "bytes_out");
+    t.saved = t.bytes_in > t.bytes_out ? t.bytes_in - t.bytes_out : 0;
+    agg.tools[label(j, "tool")].add(t);
+    agg.shapes[label(j, "shape")].add(t);
+    agg.total.add(t);
+}
+
+void add_log(Aggregate& agg, const std::string& text) {
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t nl = text.find('\n', pos);
+        if (nl == std::string::npos) nl = text.size();
+        add_line(agg, std::string_view(text).substr(pos, nl - pos));
+        pos = nl + 1;
+    }
+}
+
+nlohmann::json totals_json(const Totals& t) {
+    return {{"calls", t.calls},
+            {"rewritten", t.rewritten},
+            {"bytes_in", t.bytes_in},
+            {"bytes_out", t.bytes_out},
+            {"saved_bytes", t.saved}};
+}
+
+std::string human_bytes(std::uint64_t n) {
+    if (n < 1024) return fmt::format("{} B", n);
+    if (n < (1u << 20)) return fmt::format("{:.1f} KiB", static_cast<double>(n) / 1024);
+    if (n < (1u << 30)) return fmt::format("{:.1f} MiB", static_cast<double>(n) / (1 << 20));
+    return fmt::format("{:.1f} GiB", static_cast<double>(n) / (1 << 30));
+}
+
+std::string bar(double percent) {
+    int filled = static_cast<int>(percent / 100.0 * k_bar_width + 0.5);
+    filled = std::clamp(filled, 0, k_bar_width);
+    return std::string(static_cast<std::size_t>(filled), '#') +
+           std::string(static_cast<std::size_t>(k_bar_width - filled), '.');
+}
+
+std::string
+table(std::string_view title, const std::map<std::string, Totals>& rows, const Totals& total) {
+    std::size_t name_width = std::max<std::size_t>(title.size(), 5); // "total"
+    for (const auto& [name, t] : rows) name_width = std::max(name_width, name.size());
+
+    auto row = [&](std::string_view name, const Totals& t) {
+        double pct = t.saved_percent();
+        return fmt::format("{:<{}}  {:>7}  {:>9}  {:>10}  {:>10}  {:>10}  {:>5.1f}%  {}\n", name,
+                           name_width, t.calls, t.rewritten, human_bytes(t.bytes_in),
+                           human_bytes(t.bytes_out), human_bytes(t.saved), pct, bar(pct));
+    };
+    std::string out =
+        fmt::format("{:<{}}  {:>7}  {:>9}  {:>10}  {:>10}  {:>10}  {:>6}\n", title, name_width,
+                    "calls", "rewritten", "bytes in", "bytes out", "saved", "saved%");
+    for (const auto& [name, t] : rows) out += row(name, t);
+    out += row("total", total);
+    return out;
+}
+
+std::string text_report(const Config& config, const std::string& path, const Aggregate& agg) {
+    std::string out;
+    if (!config.stats_enabled) out += "note: stats logging is disabled (stats.enabled = false)\n";
+    if (agg.empty()) return out + fmt::format("no records yet ({})\n", path);
+    out += fmt::format("log: {}\n\n", path);
+    out += table("tool", agg.tools, agg.total);
+    out += "\n";
+    out += table("shape", agg.shapes, agg.total);
+    out += "\nrestores:";
+    if (agg.restores.empty()) out += " none";
+    bool first = true;
+    for (const auto& [outcome, count] : agg.restores) {
+        out += fmt::format("{} {} {}", first ? "" : ",", outcome, count);
+        first = false;
+    }
+    return out + "\n";
+}
+
+} // namespace
+
+void log_rewrite(const Config& config, const RewriteRecord& record) noexcept {
+    if (!config.stats_enabled) return;
+    try {
+        nlohmann::ordered_json j;
+        j["event"] = "rewrite";
+        j["host"] = record.host;
+        j["tool"] = record.tool;
+        j["shape"] = record.shape;
+        j["outcome"] = record.outcome;
+        j["bytes_in"] = record.bytes_in;
+        j["bytes_out"] = record.bytes_out;
+        j["lines_in"] = record.lines_in;
+        j["lines_out"] = record.lines_out;
+        j["rules"] = record.rules;
+        j["us"] = record.micros;
+        append_line(config, to_line(j));
+    } catch (...) {
+        // Logging is best effort: it must never break a rewrite.
+    }
+}
+
+void log_restore(const Config& config, std::string_view outcome) noexcept {
+    if (!config.stats_enabled) return;
+    try {
+        nlohmann::ordered_json j;
+        j["event"] = "restore";
+        j["outcome"] = std::string(outcome);
+        append_line(config, to_line(j));
+    } catch (...) {
+    }
+}
+
+std::string stats_report(const Config& config, bool json) {
+    std::string path = log_path(config);
+    Aggregate agg;
+    // Older records first, though the totals do not depend on order.
+    add_log(agg, read_log(path + ".1"));
+    add_log(agg, read_log(path));
+
+    if (!json) return text_report(config, path, agg);
+    nlohmann::json out;
+    out["log"] = path;
+    out["tools"] = nlohmann::json::object();
+    for (const auto& [name, t] : agg.tools) out["tools"][name] = totals_json(t);
+    out["shapes"] = nlohmann::json::object();
+    for (const auto& [name, t] : agg.shapes) out["shapes"][name] = totals_json(t);
+    out["total"] = totals_json(agg.total);
+    out["restores"] = nlohmann::json::object();
+    for (const auto& [outcome, count] : agg.restores) out["restores"][outcome] = count;
+    return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+} // namespace sutra::core

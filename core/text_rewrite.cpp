@@ -1,1 +1,468 @@
-// placeholder
+// The line-based rewrite.
+//
+// Every line of the original ends up in exactly one of three states: kept (shown, cleaned of
+// terminal escapes, a very long one with its middle elided), folded (one of a run of repeats
+// or similar lines, shown as a marker next to the lines that represent the run), or dropped
+// (inside a "large output" marker). Markers name exact byte and line ranges of the original.
+//
+// The passes:
+//  1. Folds. Runs of identical lines, and of identical blocks of 2-4 lines (recursion frames),
+//     keep their first copy. Runs of 4+ lines with the same shape signature (differing only in
+//     numbers, hashes, paths) keep their first and last line. Critical lines never fold as
+//     "similar": each may be a distinct error.
+//  2. Levels. Key words make a line critical or notable; shape rules add a few (the exception
+//     line that ends a Python traceback, pytest's section headers).
+//  3. Selection under a byte budget: critical lines with their context and continuation block
+//     (carets, frames, location lines) first, then a minimum head and tail, then notable lines,
+//     then more tail and head. Critical lines are only cut when they alone exceed the ceiling.
+//  4. Tiny gaps are filled in (a marker would cost more than the lines), then pieces are built.
+//
+// Nothing is generated: a view is kept bytes of the original plus markers.
+
+#include "core/text_rewrite.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/utf8.hpp"
+
+namespace sutra::core {
+namespace {
+
+enum class State : std::uint8_t { dropped, kept, folded };
+
+struct Fold {
+    std::size_t first = 0; ///< zero-based line index, inclusive
+    std::size_t last = 0;
+    Reason reason = Reason::repeated_lines;
+    std::uint64_t items = 0;
+    std::uint64_t period = 0;
+};
+
+// A marker line costs about this many bytes; gaps smaller than that are cheaper to show.
+constexpr std::uint64_t k_marker_cost = 170;
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool is_section_header(std::string_view l) {
+    // pytest/unittest: "_____ test_x _____", "===== FAILURES =====", "----- Captured -----"
+    for (char c : {'_', '=', '-'}) {
+        const std::string three(3, c);
+        if (starts_with(l, three) && l.find(' ') != std::string_view::npos) {
+            std::string_view t = l;
+            while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
+            if (t.size() >= 7 && t.substr(t.size() - 3) == three) return true;
+        }
+    }
+    return false;
+}
+
+class Planner {
+public:
+    Planner(std::string_view bytes,
+            const LineIndex& lines,
+            Shape shape,
+            const KeyMatcher& keys,
+            const TextOptions& options)
+        : m_bytes(bytes), m_lines(lines), m_shape(shape), m_keys(keys), m_opt(options),
+          m_n(lines.count()) {}
+
+    Plan plan() {
+        clean();
+        classify();
+        find_folds();
+        Plan best;
+        // Tighten until the view fits the ceiling: halve the budget, then drop context.
+        std::uint64_t budget = m_opt.budget_bytes;
+        bool context = true;
+        for (int attempt = 0; attempt < 8; ++attempt) {
+            select(budget, context);
+            Plan p = build();
+            const std::uint64_t size = render(p, m_opt.measure).size();
+            best = std::move(p);
+            if (size <= m_opt.ceiling) break;
+            if (budget > 512) budget /= 2;
+            else context = false;
+        }
+        return best;
+    }
+
+private:
+    std::string_view m_bytes;
+    const LineIndex& m_lines;
+    Shape m_shape;
+    const KeyMatcher& m_keys;
+    const TextOptions& m_opt;
+    std::size_t m_n;
+
+    std::vector<std::int32_t> m_clean_slot; // index into m_cleaned, or -1
+    std::vector<std::string> m_cleaned;
+    Noise m_noise;
+    std::vector<Level> m_level;
+    std::vector<std::uint64_t> m_hash;
+    std::vector<std::uint64_t> m_sig;
+    std::vector<std::int32_t> m_fold_of; // index into m_folds, or -1
+    std::vector<Fold> m_folds;
+    std::vector<State> m_state;
+    bool m_used_ansi = false;
+    bool m_used_redraw = false;
+
+    std::string_view raw(std::size_t i) const {
+        return m_bytes.substr(m_lines.begin(i), m_lines.end(i) - m_lines.begin(i));
+    }
+    std::string_view text(std::size_t i) const {
+        const std::int32_t slot = m_clean_slot[i];
+        return slot < 0 ? raw(i) : std::string_view(m_cleaned[static_cast<std::size_t>(slot)]);
+    }
+
+    void clean() {
+        m_clean_slot.assign(m_n, -1);
+        for (std::size_t i = 0; i < m_n; ++i) {
+            const std::string_view r = raw(i);
+            if (!has_noise(r)) continue;
+            m_clean_slot[i] = static_cast<std::int32_t>(m_cleaned.size());
+            m_cleaned.push_back(clean_line(r, m_noise));
+        }
+    }
+
+    void classify() {
+        m_level.resize(m_n);
+        m_hash.resize(m_n);
+        m_sig.resize(m_n);
+        for (std::size_t i = 0; i < m_n; ++i) {
+            const std::string_view t = text(i);
+            m_level[i] = m_keys.level(t);
+            m_hash[i] = content_hash(t);
+            m_sig[i] = shape_signature(t);
+            if (m_level[i] < Level::notable && is_section_header(t)) m_level[i] = Level::notable;
+        }
+        // The line that ends a Python traceback names the exception, whatever its name.
+        for (std::size_t i = 0; i < m_n; ++i) {
+            if (!starts_with(text(i), "Traceback (most recent call last)")) continue;
+            std::size_t j = i + 1;
+            while (j < m_n && !text(j).empty() && (text(j)[0] == ' ' || text(j)[0] == '\t')) ++j;
+            if (j < m_n && j > i + 1 && !is_blank(text(j))) m_level[j] = Level::critical;
+        }
+    }
+
+    bool same_line(std::size_t a, std::size_t b) const {
+        return m_hash[a] == m_hash[b] && text(a) == text(b);
+    }
+
+    std::uint64_t bytes_of(std::size_t first, std::size_t last) const {
+        return m_lines.end(last) - m_lines.begin(first);
+    }
+
+    void find_folds() {
+        std::vector<Fold> repeats;
+        for (std::size_t i = 0; i < m_n;) {
+            std::size_t advanced = 0;
+            for (std::size_t k = 1; k <= 4 && !advanced; ++k) {
+                // Copies of the block [i, i+k) that follow one another.
+                std::size_t copies = 1;
+                while (i + (copies + 1) * k <= m_n) {
+                    bool same = true;
+                    for (std::size_t t = 0; t < k && same; ++t)
+                        same = same_line(i + t, i + copies * k + t);
+                    if (!same) break;
+                    ++copies;
+                }
+                if (k > 1) {
+                    // A block of one repeated line is the k == 1 case.
+                    bool uniform = true;
+                    for (std::size_t t = 1; t < k && uniform; ++t) uniform = same_line(i, i + t);
+                    if (uniform) continue;
+                }
+                const std::size_t min_copies = k == 1 ? 2 : 3;
+                if (copies < min_copies) continue;
+                const std::size_t first = i + k;
+                const std::size_t last = i + copies * k - 1;
+                if (k == 1 && copies < 4 && bytes_of(first, last) < k_marker_cost) continue;
+                repeats.push_back({first, last, Reason::repeated_lines, copies - 1, k});
+                advanced = copies * k;
+            }
+            i += advanced ? advanced : 1;
+        }
+
+        m_fold_of.assign(m_n, -1);
+        for (std::size_t f = 0; f < repeats.size(); ++f)
+            for (std::size_t i = repeats[f].first; i <= repeats[f].last; ++i)
+                m_fold_of[i] = static_cast<std::int32_t>(f);
+
+        // Similar runs absorb the repeats inside them.
+        std::vector<bool> dropped_repeat(repeats.size(), false);
+        std::vector<Fold> similar;
+        for (std::size_t i = 0; i < m_n;) {
+            if (m_level[i] == Level::critical || is_blank(text(i))) {
+                ++i;
+                continue;
+            }
+            std::size_t j = i + 1;
+            while (j < m_n && m_sig[j] == m_sig[i] && m_level[j] != Level::critical) ++j;
+            if (j - i >= 4 && bytes_of(i + 1, j - 2) >= k_marker_cost) {
+                similar.push_back({i + 1, j - 2, Reason::similar_lines, 0, 0});
+                for (std::size_t t = i + 1; t < j; ++t)
+                    if (m_fold_of[t] >= 0) dropped_repeat[static_cast<std::size_t>(m_fold_of[t])] = true;
+                // A repeat run that the similar run cuts in two loses its fold; its
+                // representative (line i) stays shown, so nothing is hidden unmarked.
+                if (m_fold_of[i] >= 0) dropped_repeat[static_cast<std::size_t>(m_fold_of[i])] = true;
+            }
+            i = j;
+        }
+        for (std::size_t f = 0; f < repeats.size(); ++f)
+            if (!dropped_repeat[f]) m_folds.push_back(repeats[f]);
+        for (const auto& s : similar) m_folds.push_back(s);
+        std::sort(m_folds.begin(), m_folds.end(),
+                  [](const Fold& a, const Fold& b) { return a.first < b.first; });
+        m_fold_of.assign(m_n, -1);
+        for (std::size_t f = 0; f < m_folds.size(); ++f)
+            for (std::size_t i = m_folds[f].first; i <= m_folds[f].last; ++i)
+                m_fold_of[i] = static_cast<std::int32_t>(f);
+    }
+
+    std::uint64_t shown_size(std::size_t i) const {
+        return std::min<std::uint64_t>(text(i).size(), m_opt.max_line_bytes + k_marker_cost);
+    }
+
+    // Marks line i kept when it is not folded; returns the bytes it adds.
+    std::uint64_t keep(std::size_t i) {
+        if (m_state[i] != State::dropped) return 0;
+        m_state[i] = State::kept;
+        return shown_size(i);
+    }
+
+    void select(std::uint64_t budget, bool context) {
+        m_state.assign(m_n, State::dropped);
+        for (std::size_t i = 0; i < m_n; ++i)
+            if (m_fold_of[i] >= 0) m_state[i] = State::folded;
+
+        // A. Critical lines, their context and their continuation blocks, within the ceiling.
+        std::vector<std::size_t> critical;
+        for (std::size_t i = 0; i < m_n; ++i)
+            if (m_level[i] == Level::critical && m_state[i] != State::folded) critical.push_back(i);
+        std::uint64_t critical_bytes = 0;
+        for (std::size_t i : critical) critical_bytes += shown_size(i);
+        const std::uint64_t room = m_opt.ceiling > 4 * k_marker_cost ? m_opt.ceiling - 4 * k_marker_cost
+                                                                     : m_opt.ceiling;
+        if (critical_bytes > room) {
+            // Too many to show: keep them from both ends, first errors and the final ones.
+            std::uint64_t used = 0;
+            std::size_t a = 0, b = critical.size();
+            while (a < b) {
+                const std::uint64_t s = shown_size(critical[a]);
+                if (used + s > room / 2) break;
+                used += keep(critical[a++]);
+            }
+            used = 0;
+            while (b > a) {
+                const std::uint64_t s = shown_size(critical[b - 1]);
+                if (used + s > room / 2) break;
+                used += keep(critical[--b]);
+            }
+            return;
+        }
+        std::uint64_t used = 0;
+        for (std::size_t i : critical) used += keep(i);
+        if (context) {
+            std::uint64_t context_bytes = 0;
+            for (std::size_t i : critical) {
+                if (context_bytes + used > room) break;
+                const std::size_t from = i >= m_opt.context_before ? i - m_opt.context_before : 0;
+                for (std::size_t j = from; j < i; ++j) context_bytes += keep(j);
+                for (std::size_t j = i + 1; j < m_n && j - i <= m_opt.max_block; ++j) {
+                    if (j - i > m_opt.context_after && !is_continuation(text(j))) break;
+                    if (m_level[j] == Level::critical) break; // its own block follows
+                    context_bytes += keep(j);
+                }
+            }
+        }
+
+        // B. A minimum head and tail.
+        std::uint64_t spent = 0;
+        for (std::size_t i = 0; i < std::min(m_opt.head_lines, m_n); ++i) spent += keep(i);
+        for (std::size_t k = 0; k < std::min(m_opt.tail_lines, m_n); ++k)
+            spent += keep(m_n - 1 - k);
+
+        // C. Notable lines, in order, while the budget lasts.
+        for (std::size_t i = 0; i < m_n && spent < budget; ++i)
+            if (m_level[i] == Level::notable && m_state[i] == State::dropped &&
+                spent + shown_size(i) <= budget)
+                spent += keep(i);
+
+        // D. More tail (where verdicts are), then more head.
+        if (spent < budget) {
+            const std::uint64_t tail_room = (budget - spent) * 3 / 5;
+            std::uint64_t t = 0;
+            for (std::size_t k = 0; k < m_n; ++k) {
+                const std::size_t i = m_n - 1 - k;
+                if (m_state[i] != State::dropped) continue;
+                if (t + shown_size(i) > tail_room) break;
+                t += keep(i);
+            }
+            spent += t;
+            for (std::size_t i = 0; i < m_n && spent < budget; ++i) {
+                if (m_state[i] != State::dropped) continue;
+                if (spent + shown_size(i) > budget) break;
+                spent += keep(i);
+            }
+        }
+
+        // Gaps cheaper to show than to mark are shown.
+        for (std::size_t i = 0; i < m_n;) {
+            if (m_state[i] != State::dropped) {
+                ++i;
+                continue;
+            }
+            std::size_t j = i;
+            std::uint64_t gap = 0;
+            while (j < m_n && m_state[j] == State::dropped) gap += shown_size(j++);
+            if (gap <= k_marker_cost) {
+                // Keep only when the neighbours are not folds, which would merge with the gap.
+                for (std::size_t t = i; t < j; ++t) m_state[t] = State::kept;
+            }
+            i = j;
+        }
+    }
+
+    void add_marker(Plan& plan, Elision e) {
+        plan.elisions.push_back(e);
+        Piece piece;
+        piece.elision = static_cast<int>(plan.elisions.size() - 1);
+        plan.pieces.push_back(std::move(piece));
+    }
+
+    void add_text(Plan& plan, std::string_view t) {
+        if (!plan.pieces.empty() && plan.pieces.back().elision < 0 &&
+            plan.pieces.back().elision != k_cleanup_note)
+            plan.pieces.back().text.append(t);
+        else
+            plan.pieces.push_back(Piece{std::string(t), -1, Piece::Json::none, true});
+    }
+
+    // A kept line; a long one loses its middle, cut on UTF-8 boundaries in the original.
+    void emit_line(Plan& plan, std::size_t i) {
+        const std::string_view r = raw(i);
+        if (r.size() <= m_opt.max_line_bytes) {
+            add_text(plan, text(i));
+            note_noise(r);
+            return;
+        }
+        const std::size_t head = utf8_floor(r, m_opt.max_line_bytes * 2 / 3);
+        const std::size_t tail = utf8_ceil(r, r.size() - m_opt.max_line_bytes / 3);
+        Noise noise;
+        add_text(plan, has_noise(r) ? clean_line(r.substr(0, head), noise) : std::string(r.substr(0, head)));
+        Elision e;
+        e.reason = Reason::long_line;
+        e.begin = m_lines.begin(i) + head;
+        e.end = m_lines.begin(i) + tail;
+        e.first_line = e.last_line = i + 1;
+        plan.elisions.push_back(e);
+        Piece piece;
+        piece.elision = static_cast<int>(plan.elisions.size() - 1);
+        piece.own_line = false;
+        plan.pieces.push_back(std::move(piece));
+        add_text(plan, has_noise(r) ? clean_line(r.substr(tail), noise) : std::string(r.substr(tail)));
+        m_used_ansi |= noise.ansi;
+        m_used_redraw |= noise.redraw;
+        if (!plan.rules.empty() && plan.rules.back() == "long-line") return;
+        plan.rules.push_back("long-line");
+    }
+
+    void note_noise(std::string_view r) {
+        if (!has_noise(r)) return;
+        Noise noise;
+        (void)clean_line(r, noise);
+        m_used_ansi |= noise.ansi;
+        m_used_redraw |= noise.redraw;
+    }
+
+    Plan build() {
+        Plan plan;
+        plan.shape = m_shape;
+        m_used_ansi = m_used_redraw = false;
+        bool repeated = false, similar = false, large = false;
+        for (std::size_t i = 0; i < m_n;) {
+            if (m_state[i] == State::kept) {
+                emit_line(plan, i++);
+                continue;
+            }
+            std::size_t j = i;
+            while (j < m_n && m_state[j] != State::kept) ++j;
+            Elision e;
+            e.begin = m_lines.begin(i);
+            e.end = m_lines.end(j - 1);
+            e.first_line = i + 1;
+            e.last_line = j;
+            const std::int32_t f = m_fold_of[i];
+            bool one_fold = f >= 0 && m_folds[static_cast<std::size_t>(f)].first == i &&
+                                  m_folds[static_cast<std::size_t>(f)].last == j - 1;
+            // "The N lines above repeat" must be true of the lines right above the marker.
+            if (one_fold && m_folds[static_cast<std::size_t>(f)].period > 1) {
+                const Fold& fold = m_folds[static_cast<std::size_t>(f)];
+                for (std::size_t t = fold.first - fold.period; t < fold.first; ++t)
+                    if (m_state[t] != State::kept) one_fold = false;
+            }
+            if (one_fold) {
+                const Fold& fold = m_folds[static_cast<std::size_t>(f)];
+                e.reason = fold.reason;
+                e.items = fold.items;
+                e.period = fold.period;
+                (fold.reason == Reason::repeated_lines ? repeated : similar) = true;
+            } else {
+                e.reason = Reason::large_output;
+                large = true;
+            }
+            add_marker(plan, e);
+            i = j;
+        }
+        if (m_used_ansi) plan.rules.push_back("ansi");
+        if (m_used_redraw) plan.rules.push_back("redraw");
+        if (repeated) plan.rules.push_back("repeated");
+        if (similar) plan.rules.push_back("similar");
+        if (large) plan.rules.push_back("budget");
+        if (m_used_ansi || m_used_redraw) {
+            Piece note;
+            note.elision = k_cleanup_note;
+            plan.pieces.push_back(std::move(note));
+        }
+        return plan;
+    }
+};
+
+} // namespace
+
+TextOptions text_options(Mode mode, std::uint64_t ceiling) {
+    TextOptions o;
+    o.ceiling = ceiling;
+    switch (mode) {
+    case Mode::concise:
+        o.budget_bytes = 2048, o.context_before = 1, o.context_after = 2, o.max_block = 12;
+        o.head_lines = 3, o.tail_lines = 6, o.max_line_bytes = 512;
+        break;
+    case Mode::automatic:
+    case Mode::normal:
+        break;
+    case Mode::verbose:
+        o.budget_bytes = 32768, o.context_before = 6, o.context_after = 8, o.max_block = 100;
+        o.head_lines = 10, o.tail_lines = 20, o.max_line_bytes = 4096;
+        break;
+    case Mode::full:
+        o.budget_bytes = ceiling, o.context_before = 10, o.context_after = 10, o.max_block = 400;
+        o.head_lines = 20, o.tail_lines = 40, o.max_line_bytes = 16384;
+        break;
+    }
+    o.budget_bytes = std::min(o.budget_bytes, ceiling);
+    return o;
+}
+
+Plan rewrite_text(std::string_view bytes,
+                  const LineIndex& lines,
+                  Shape shape,
+                  const KeyMatcher& keys,
+                  const TextOptions& options) {
+    return Planner(bytes, lines, shape, keys, options).plan();
+}
+
+} // namespace sutra::core

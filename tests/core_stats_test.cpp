@@ -1,1 +1,270 @@
-// placeholder
+#include "core/stats.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace sutra::core {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+std::vector<std::string> read_lines(const fs::path& path) {
+    std::vector<std::string> lines;
+    std::istringstream in(read_file(path));
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+RewriteRecord record(std::string tool,
+                     std::string shape,
+                     std::uint64_t in,
+                     std::uint64_t out,
+                     bool rewritten = true) {
+    RewriteRecord r;
+    r.host = "claude";
+    r.tool = std::move(tool);
+    r.shape = std::move(shape);
+    r.outcome = rewritten ? "rewritten" : "passthrough:small";
+    r.bytes_in = in;
+    r.bytes_out = out;
+    r.lines_in = 10;
+    r.lines_out = 2;
+    r.rules = {"repeated", "budget"};
+    r.micros = 123;
+    return r;
+}
+
+// A fresh directory per test, used as the store dir so the real HOME is never touched.
+class StatsTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char dir_template[] = "/tmp/sutra-stats-test-XXXXXX";
+        ASSERT_NE(::mkdtemp(dir_template), nullptr);
+        m_root = dir_template;
+        m_config.store_dir = (m_root / "store").string();
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(m_root, ec);
+    }
+    fs::path log() const { return fs::path(m_config.store_dir) / "stats.jsonl"; }
+
+    fs::path m_root;
+    Config m_config;
+};
+
+TEST_F(StatsTest, RewriteAndRestoreRecordsAreJsonLines) {
+    log_rewrite(m_config, record("Bash", "build-log", 1000, 100));
+    log_restore(m_config, "ok");
+
+    // The missing store directory was created private.
+    struct stat dir_st {};
+    ASSERT_EQ(::stat(m_config.store_dir.c_str(), &dir_st), 0);
+    EXPECT_EQ(dir_st.st_mode & 0777, 0700u);
+
+    struct stat st {};
+    ASSERT_EQ(::lstat(log().c_str(), &st), 0);
+    EXPECT_TRUE(S_ISREG(st.st_mode));
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+
+    std::string text = read_file(log());
+    ASSERT_FALSE(text.empty());
+    EXPECT_EQ(text.back(), '\n');
+    auto lines = read_lines(log());
+    ASSERT_EQ(lines.size(), 2u);
+
+    auto rewrite = nlohmann::json::parse(lines[0]);
+    EXPECT_EQ(rewrite["event"], "rewrite");
+    EXPECT_EQ(rewrite["host"], "claude");
+    EXPECT_EQ(rewrite["tool"], "Bash");
+    EXPECT_EQ(rewrite["shape"], "build-log");
+    EXPECT_EQ(rewrite["outcome"], "rewritten");
+    EXPECT_EQ(rewrite["bytes_in"], 1000);
+    EXPECT_EQ(rewrite["bytes_out"], 100);
+    EXPECT_EQ(rewrite["lines_in"], 10);
+    EXPECT_EQ(rewrite["lines_out"], 2);
+    EXPECT_EQ(rewrite["rules"], nlohmann::json::array({"repeated", "budget"}));
+    EXPECT_EQ(rewrite["us"], 123);
+    // Exactly the documented fields: nothing that could carry tool output.
+    EXPECT_EQ(rewrite.size(), 11u);
+
+    auto restore = nlohmann::json::parse(lines[1]);
+    EXPECT_EQ(restore, (nlohmann::json{{"event", "restore"}, {"outcome", "ok"}}));
+}
+
+TEST_F(StatsTest, InvalidUtf8IsReplacedNotThrown) {
+    log_rewrite(m_config, record("bad\xff\xfe", "text", 10, 5));
+    auto lines = read_lines(log());
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_NO_THROW((void)nlohmann::json::parse(lines[0]));
+}
+
+TEST_F(StatsTest, SymlinkAtLogIsNotFollowed) {
+    fs::create_directories(m_config.store_dir);
+    fs::path target = m_root / "target.txt";
+    {
+        std::ofstream out(target);
+        out << "precious\n";
+    }
+    fs::create_symlink(target, log());
+
+    log_rewrite(m_config, record("Bash", "text", 100, 10));
+    log_restore(m_config, "ok");
+
+    EXPECT_EQ(read_file(target), "precious\n");
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(log())));
+    // A symlink is not rotated away either.
+    EXPECT_FALSE(fs::exists(fs::symlink_status(log().string() + ".1")));
+}
+
+TEST_F(StatsTest, RotatesPastMaxBytes) {
+    m_config.stats_max_bytes = 300;
+    log_rewrite(m_config, record("Bash", "text", 100, 10));
+    std::uint64_t one = fs::file_size(log());
+    ASSERT_LT(one, 300u);
+    // Keep writing until the file has passed the limit at least once.
+    int writes = 1;
+    while (!fs::exists(log().string() + ".1") && writes < 100) {
+        log_rewrite(m_config, record("Bash", "text", 100, 10));
+        ++writes;
+    }
+    ASSERT_TRUE(fs::exists(log().string() + ".1"));
+    // Rotation happens only once the size is reached, before the append that would follow.
+    EXPECT_GE(fs::file_size(log().string() + ".1"), 300u);
+    EXPECT_LT(fs::file_size(log().string() + ".1"), 300u + one);
+    EXPECT_EQ(read_lines(log()).size(), 1u);
+
+    // Both files are counted by the report.
+    auto report = nlohmann::json::parse(stats_report(m_config, true));
+    EXPECT_EQ(report["total"]["calls"], writes);
+
+    // A second rotation replaces the old .1.
+    std::uint64_t first_rotated_lines = read_lines(log().string() + ".1").size();
+    for (int i = 0; i < writes; ++i) log_rewrite(m_config, record("Bash", "text", 100, 10));
+    EXPECT_EQ(read_lines(log().string() + ".1").size(), first_rotated_lines);
+}
+
+TEST_F(StatsTest, ReportAggregatesByToolAndShape) {
+    log_rewrite(m_config, record("Bash", "build-log", 1000, 100));
+    log_rewrite(m_config, record("Bash", "text", 500, 500, false));
+    log_rewrite(m_config, record("Read", "build-log", 2000, 1000));
+    log_rewrite(m_config, record("", "json", 50, 50, false));
+    log_restore(m_config, "ok");
+    log_restore(m_config, "ok");
+    log_restore(m_config, "expired");
+
+    // Garbage and foreign lines are skipped, not fatal.
+    {
+        std::ofstream out(log(), std::ios::app);
+        out << "not json\n{\"event\":\"other\"}\n[1,2]\n\n{\"event\":\"rewrite\",\"tool\":";
+    }
+
+    auto report = nlohmann::json::parse(stats_report(m_config, true));
+    EXPECT_EQ(report["log"], log().string());
+
+    auto bash = report["tools"]["Bash"];
+    EXPECT_EQ(bash["calls"], 2);
+    EXPECT_EQ(bash["rewritten"], 1);
+    EXPECT_EQ(bash["bytes_in"], 1500);
+    EXPECT_EQ(bash["bytes_out"], 600);
+    EXPECT_EQ(bash["saved_bytes"], 900);
+
+    auto read = report["tools"]["Read"];
+    EXPECT_EQ(read["calls"], 1);
+    EXPECT_EQ(read["saved_bytes"], 1000);
+    EXPECT_EQ(report["tools"].size(), 3u); // Bash, Read and the unnamed tool
+
+    auto build = report["shapes"]["build-log"];
+    EXPECT_EQ(build["calls"], 2);
+    EXPECT_EQ(build["rewritten"], 2);
+    EXPECT_EQ(build["bytes_in"], 3000);
+    EXPECT_EQ(build["bytes_out"], 1100);
+    EXPECT_EQ(build["saved_bytes"], 1900);
+    EXPECT_EQ(report["shapes"]["text"]["saved_bytes"], 0);
+    EXPECT_EQ(report["shapes"]["json"]["calls"], 1);
+
+    auto total = report["total"];
+    EXPECT_EQ(total["calls"], 4);
+    EXPECT_EQ(total["rewritten"], 2);
+    EXPECT_EQ(total["bytes_in"], 3550);
+    EXPECT_EQ(total["bytes_out"], 1650);
+    EXPECT_EQ(total["saved_bytes"], 1900);
+
+    EXPECT_EQ(report["restores"], (nlohmann::json{{"expired", 1}, {"ok", 2}}));
+
+    // Keys come out sorted, so the output is stable.
+    std::string dumped = stats_report(m_config, true);
+    EXPECT_LT(dumped.find("\"Bash\""), dumped.find("\"Read\""));
+    EXPECT_EQ(dumped, stats_report(m_config, true));
+}
+
+TEST_F(StatsTest, TextReportHasTablesBarsAndRestores) {
+    log_rewrite(m_config, record("Bash", "build-log", 1000, 500)); // 50% saved
+    log_rewrite(m_config, record("Grep", "text", 1000, 0));        // 100% saved
+    log_restore(m_config, "not_found");
+    std::string text = stats_report(m_config, false);
+
+    EXPECT_THAT(text, HasSubstr("tool"));
+    EXPECT_THAT(text, HasSubstr("shape"));
+    EXPECT_THAT(text, HasSubstr("total"));
+    EXPECT_THAT(text, HasSubstr("restores: not_found 1"));
+    EXPECT_THAT(text, HasSubstr(std::string(10, '#') + std::string(10, '.')));
+    EXPECT_THAT(text, HasSubstr(std::string(20, '#')));
+    EXPECT_THAT(text, HasSubstr("50.0%"));
+
+    // Columns are aligned: every table row has the bar starting at the same column.
+    std::istringstream in(text);
+    std::vector<std::size_t> bar_columns;
+    for (std::string line; std::getline(in, line);) {
+        auto pct = line.find("% ");
+        if (pct != std::string::npos) bar_columns.push_back(pct);
+    }
+    ASSERT_EQ(bar_columns.size(), 6u); // two rows + total, in two tables
+    EXPECT_EQ(bar_columns[0], bar_columns[1]);
+    EXPECT_EQ(bar_columns[0], bar_columns[2]);
+}
+
+TEST_F(StatsTest, EmptyReportSaysSo) {
+    EXPECT_THAT(stats_report(m_config, false),
+                HasSubstr("no records yet (" + log().string() + ")"));
+    auto report = nlohmann::json::parse(stats_report(m_config, true));
+    EXPECT_EQ(report["total"]["calls"], 0);
+    EXPECT_TRUE(report["tools"].empty());
+    EXPECT_TRUE(report["restores"].empty());
+}
+
+TEST_F(StatsTest, DisabledWritesNothing) {
+    m_config.stats_enabled = false;
+    log_rewrite(m_config, record("Bash", "text", 100, 10));
+    log_restore(m_config, "ok");
+    EXPECT_FALSE(fs::exists(m_config.store_dir));
+    EXPECT_FALSE(fs::exists(log()));
+}
+
+TEST_F(StatsTest, UnwritableDirectoryIsIgnored) {
+    // The store dir is a regular file: logging must fail quietly.
+    std::ofstream(m_root / "store") << "x";
+    EXPECT_NO_THROW(log_rewrite(m_config, record("Bash", "text", 100, 10)));
+    EXPECT_NO_THROW(log_restore(m_config, "ok"));
+    EXPECT_THAT(stats_report(m_config, false), HasSubstr("no records yet"));
+}
+
+} // namespace
+} // namespace sutra::core

@@ -1,0 +1,36 @@
+#pragma once
+// The line-based rewrite for logs, test runs, builds, tracebacks and plain text.
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/classify.hpp"
+#include "core/lines.hpp"
+#include "core/marker.hpp"
+
+namespace sutra::core {
+
+struct TextOptions {
+    std::uint64_t budget_bytes = 8192; ///< for everything but critical lines and their context
+    std::uint64_t ceiling = 65536;     ///< no view is larger, critical lines included
+    std::size_t context_before = 3;    ///< plain lines kept before a critical line
+    std::size_t context_after = 4;     ///< plain lines kept after one
+    std::size_t max_block = 40;        ///< continuation lines (frames, carets) kept after one
+    std::size_t head_lines = 5;        ///< always kept at the start …
+    std::size_t tail_lines = 10;       ///< … and at the end, where the verdict is
+    std::size_t max_line_bytes = 2048; ///< longer lines lose their middle
+    MarkerContext measure;             ///< placeholder context for measuring markers
+};
+
+/// The options for an effective mode (never Mode::automatic) under a hard ceiling.
+TextOptions text_options(Mode mode, std::uint64_t ceiling);
+
+/// Plans the view of a text-like output. The plan always covers every line: each is kept
+/// (perhaps cleaned of escapes, perhaps with its middle elided) or inside exactly one marker.
+Plan rewrite_text(std::string_view bytes,
+                  const LineIndex& lines,
+                  Shape shape,
+                  const KeyMatcher& keys,
+                  const TextOptions& options);
+
+} // namespace sutra::core

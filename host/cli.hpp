@@ -1,0 +1,21 @@
+#pragma once
+// The `sutra` command-line tool: one function per subcommand. Each takes the arguments after
+// the subcommand name and returns the process exit status. Errors are printed to stderr as
+// `sutra: error: <what>`; nothing but the command's product goes to stdout.
+
+#include <string>
+#include <vector>
+
+namespace sutra::host {
+
+using Args = std::vector<std::string>;
+
+int cmd_compress(const Args& args);
+int cmd_restore(const Args& args);
+int cmd_stats(const Args& args);
+int cmd_config(const Args& args);
+
+/// Prints `sutra: error: MESSAGE` to stderr.
+void print_error(const std::string& message);
+
+} // namespace sutra::host

@@ -1,0 +1,199 @@
+// `sutra compress`: reads a tool result and prints its view.
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <optional>
+#include <string>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/compress.hpp"
+#include "core/config.hpp"
+#include "host/cli.hpp"
+
+namespace sutra::host {
+namespace {
+
+bool write_all(int fd, std::string_view data) {
+    while (!data.empty()) {
+        const ssize_t n = ::write(fd, data.data(), data.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+// Reads up to `limit` bytes; `more` says whether the input goes on past it.
+bool read_bounded(int fd, std::uint64_t limit, std::string& out, bool& more) {
+    more = false;
+    char buf[1 << 16];
+    while (true) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        if (n == 0) return true;
+        out.append(buf, static_cast<std::size_t>(n));
+        if (out.size() > limit) {
+            more = true;
+            return true;
+        }
+    }
+}
+
+bool copy_rest(int in, int out) {
+    char buf[1 << 16];
+    while (true) {
+        const ssize_t n = ::read(in, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        if (n == 0) return true;
+        if (!write_all(out, std::string_view(buf, static_cast<std::size_t>(n)))) return false;
+    }
+}
+
+std::optional<long long> parse_int(const std::string& s) {
+    if (s.empty() || s.size() > 18) return std::nullopt;
+    std::size_t i = s[0] == '-' ? 1 : 0;
+    if (i == s.size()) return std::nullopt;
+    for (std::size_t k = i; k < s.size(); ++k)
+        if (s[k] < '0' || s[k] > '9') return std::nullopt;
+    return std::stoll(s);
+}
+
+} // namespace
+
+int cmd_compress(const Args& args) {
+    core::Request req;
+    req.host = "cli";
+    std::string file;
+    bool json = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](const char* name) -> std::optional<std::string> {
+            if (i + 1 >= args.size()) {
+                print_error(std::string(name) + " needs a value");
+                return std::nullopt;
+            }
+            return args[++i];
+        };
+        if (a == "--json") {
+            json = true;
+        } else if (a == "--tool") {
+            auto v = value("--tool");
+            if (!v) return 2;
+            req.tool = *v;
+        } else if (a == "--command") {
+            auto v = value("--command");
+            if (!v) return 2;
+            req.command = *v;
+        } else if (a == "--host") {
+            auto v = value("--host");
+            if (!v) return 2;
+            req.host = *v;
+        } else if (a == "--namespace") {
+            auto v = value("--namespace");
+            if (!v) return 2;
+            if (!core::valid_namespace(*v)) {
+                print_error("--namespace takes 1-64 of [A-Za-z0-9_.-]");
+                return 2;
+            }
+            req.store_namespace = *v;
+        } else if (a == "--exit-code") {
+            auto v = value("--exit-code");
+            if (!v) return 2;
+            auto n = parse_int(*v);
+            if (!n || *n < -255 || *n > 255) {
+                print_error("--exit-code takes a whole number");
+                return 2;
+            }
+            req.exit_code = static_cast<int>(*n);
+        } else if (a == "--mode") {
+            auto v = value("--mode");
+            if (!v) return 2;
+            auto m = core::parse_mode(*v);
+            if (!m) {
+                print_error("--mode takes auto, concise, normal, verbose or full");
+                return 2;
+            }
+            req.mode = *m;
+        } else if (a == "--mcp-tool") {
+            // Markers then name this MCP tool instead of the `sutra restore` command.
+            auto v = value("--mcp-tool");
+            if (!v) return 2;
+            req.route.kind = core::RestoreRoute::Kind::mcp;
+            req.route.tool = *v;
+        } else if (!a.empty() && a[0] == '-' && a != "-") {
+            print_error("unknown option '" + a + "'");
+            return 2;
+        } else if (file.empty()) {
+            file = a;
+        } else {
+            print_error("compress takes one FILE");
+            return 2;
+        }
+    }
+
+    auto config = core::load_config();
+    if (!config) {
+        print_error(config.error());
+        return 2;
+    }
+
+    int fd = STDIN_FILENO;
+    if (!file.empty() && file != "-") {
+        fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            print_error(file + ": " + std::strerror(errno));
+            return 1;
+        }
+    }
+    std::string input;
+    bool more = false;
+    if (!read_bounded(fd, config->max_input_bytes, input, more)) {
+        print_error("reading input: " + std::string(std::strerror(errno)));
+        if (fd != STDIN_FILENO) ::close(fd);
+        return 1;
+    }
+    if (more) {
+        // Too large to process: the original passes through, streamed, never held whole.
+        const bool ok = write_all(STDOUT_FILENO, input) && copy_rest(fd, STDOUT_FILENO);
+        if (fd != STDIN_FILENO) ::close(fd);
+        return ok ? 0 : 1;
+    }
+    if (fd != STDIN_FILENO) ::close(fd);
+
+    req.output = input;
+    const core::Response r = core::compress(req, *config);
+    const std::string_view view = core::view_of(r, input);
+    if (!json) return write_all(STDOUT_FILENO, view) ? 0 : 1;
+
+    nlohmann::json out;
+    out["view"] = std::string(view);
+    out["id"] = r.id ? nlohmann::json(*r.id) : nlohmann::json(nullptr);
+    out["retained"] = r.retained;
+    out["rewritten"] = r.rewritten;
+    out["original_bytes"] = r.original_bytes;
+    out["view_bytes"] = view.size();
+    out["shape"] = std::string(core::to_string(r.shape));
+    out["elisions"] = nlohmann::json::array();
+    for (const auto& e : r.elisions) {
+        nlohmann::json j;
+        j["reason"] = std::string(core::to_string(e.reason));
+        j["bytes"] = {e.begin, e.end};
+        j["lines"] = {e.first_line, e.last_line};
+        if (e.reason == core::Reason::array_items) j["items"] = e.items;
+        out["elisions"].push_back(std::move(j));
+    }
+    out["rules"] = r.rules;
+    if (!r.rewritten) out["passthrough"] = r.passthrough;
+    // JSON cannot carry invalid UTF-8; such bytes are replaced in this form only.
+    const std::string text =
+        out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return write_all(STDOUT_FILENO, text) ? 0 : 1;
+}
+
+} // namespace sutra::host

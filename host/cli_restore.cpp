@@ -1,0 +1,190 @@
+// `sutra restore`: bounded, paged reads of a stored original. The restored bytes alone go to
+// standard output; the untrusted-data note and the next range go to standard error.
+
+#include <cerrno>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <unistd.h>
+
+#include "core/compress.hpp"
+#include "core/config.hpp"
+#include "core/restore.hpp"
+#include "core/stats.hpp"
+#include "core/store.hpp"
+#include "host/cli.hpp"
+
+namespace sutra::host {
+namespace {
+
+std::optional<std::uint64_t> parse_u64(std::string_view s) {
+    if (s.empty() || s.size() > 15) return std::nullopt;
+    std::uint64_t v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') return std::nullopt;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return v;
+}
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_range(std::string_view s) {
+    const std::size_t dash = s.find('-');
+    if (dash == std::string_view::npos) return std::nullopt;
+    auto a = parse_u64(s.substr(0, dash));
+    auto b = parse_u64(s.substr(dash + 1));
+    if (!a || !b) return std::nullopt;
+    return std::make_pair(*a, *b);
+}
+
+bool write_all(int fd, std::string_view data) {
+    while (!data.empty()) {
+        const ssize_t n = ::write(fd, data.data(), data.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+const char* outcome_name(core::RestoreError::Code c) {
+    switch (c) {
+    case core::RestoreError::Code::bad_id: return "bad_id";
+    case core::RestoreError::Code::not_found: return "not_found";
+    case core::RestoreError::Code::expired: return "expired";
+    case core::RestoreError::Code::corrupt: return "corrupt";
+    case core::RestoreError::Code::bad_range: return "bad_range";
+    case core::RestoreError::Code::bad_query: return "bad_query";
+    case core::RestoreError::Code::io: return "io";
+    }
+    return "io";
+}
+
+} // namespace
+
+int cmd_restore(const Args& args) {
+    core::RestoreQuery q;
+    bool all = false;
+    bool mode_set = false;
+    std::string ns;
+    std::optional<std::uint64_t> max_bytes;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&]() -> std::optional<std::string> {
+            if (i + 1 >= args.size()) return std::nullopt;
+            return args[++i];
+        };
+        auto set_mode = [&](core::RestoreMode m) {
+            if (mode_set || all) {
+                print_error("give one of --bytes, --lines, --search, --full, --all");
+                return false;
+            }
+            mode_set = true;
+            q.mode = m;
+            return true;
+        };
+        if (a == "--bytes" || a == "--lines") {
+            auto v = value();
+            auto r = v ? parse_range(*v) : std::nullopt;
+            if (!r) {
+                print_error(a + " takes a range A-B (e.g. " + a + " 0-4096)");
+                return 2;
+            }
+            if (!set_mode(a == "--bytes" ? core::RestoreMode::bytes : core::RestoreMode::lines))
+                return 2;
+            q.start = r->first;
+            q.end = r->second;
+        } else if (a == "--search") {
+            auto v = value();
+            if (!v) {
+                print_error("--search takes a literal text");
+                return 2;
+            }
+            if (!set_mode(core::RestoreMode::search)) return 2;
+            q.query = *v;
+        } else if (a == "--full") {
+            if (!set_mode(core::RestoreMode::full)) return 2;
+        } else if (a == "--all") {
+            if (mode_set) {
+                print_error("give one of --bytes, --lines, --search, --full, --all");
+                return 2;
+            }
+            all = true;
+        } else if (a == "--max-bytes") {
+            auto v = value();
+            max_bytes = v ? parse_u64(*v) : std::nullopt;
+            if (!max_bytes || *max_bytes == 0 || *max_bytes > core::k_restore_hard_cap) {
+                print_error("--max-bytes takes 1 to 65536");
+                return 2;
+            }
+        } else if (a == "--namespace") {
+            auto v = value();
+            if (!v || !core::valid_namespace(*v)) {
+                print_error("--namespace takes 1-64 of [A-Za-z0-9_.-]");
+                return 2;
+            }
+            ns = *v;
+        } else if (!a.empty() && a[0] == '-') {
+            print_error("unknown option '" + a + "'");
+            return 2;
+        } else if (q.id.empty()) {
+            q.id = a;
+        } else {
+            print_error("restore takes one ID");
+            return 2;
+        }
+    }
+    if (q.id.empty()) {
+        print_error("restore needs an ID (su_ followed by 32 hex digits)");
+        return 2;
+    }
+    auto config = core::load_config();
+    if (!config) {
+        print_error(config.error());
+        return 2;
+    }
+    q.max_bytes = max_bytes.value_or(config->restore_max_bytes);
+    if (!core::valid_id(q.id)) {
+        core::log_restore(*config, "bad_id");
+        print_error("'" + q.id.substr(0, 80) + "' is not a sutra id (su_ followed by 32 hex digits)");
+        return 1;
+    }
+
+    core::StoreOptions so;
+    so.dir = core::resolve_store_dir(*config);
+    if (!ns.empty()) so.dir += "/ns/" + ns;
+    so.max_entry_bytes = config->max_entry_bytes;
+    so.max_total_bytes = config->max_total_bytes;
+    so.max_entries = config->max_entries;
+    so.ttl_seconds = config->ttl_seconds;
+    auto store = core::Store::open(so);
+    if (!store) {
+        print_error(store.error().message);
+        return 1;
+    }
+
+    if (all) {
+        auto data = store->read_all(q.id);
+        if (!data) {
+            core::log_restore(*config, "error");
+            print_error(data.error().message);
+            return 1;
+        }
+        core::log_restore(*config, "ok");
+        return write_all(STDOUT_FILENO, *data) ? 0 : 1;
+    }
+
+    auto result = core::restore(*store, q);
+    if (!result) {
+        core::log_restore(*config, outcome_name(result.error().code));
+        print_error(result.error().message);
+        return 1;
+    }
+    core::log_restore(*config, "ok");
+    const bool ok = write_all(STDOUT_FILENO, result->text);
+    std::string note = core::restore_note(q, *result);
+    if (!note.empty() && note.back() != '\n') note += '\n';
+    write_all(STDERR_FILENO, note);
+    return ok ? 0 : 1;
+}
+
+} // namespace sutra::host
