@@ -76,16 +76,16 @@ std::string marker_text(const Elision& e, const MarkerContext& c) {
     return fmt::format("[sutra: {} ({}); {}; {}]", what(e), to_string(e.reason), where, tail);
 }
 
-std::string cleanup_note(const MarkerContext& c) {
+std::string cleanup_note(const MarkerContext& c, std::string_view what) {
     const std::string id = c.id.value_or(k_placeholder_id);
     if (!c.id && c.store_disabled)
-        return "[sutra: terminal escapes and progress redraws removed from the lines shown; "
-               "original not retained (store off)]";
+        return fmt::format("[sutra: {} removed from the lines shown; original not retained "
+                           "(store off)]",
+                           what);
     const std::string call = c.route.kind == RestoreRoute::Kind::mcp
                                  ? fmt::format("{}(id=\"{}\", mode=\"full\")", c.route.tool, id)
                                  : fmt::format("{} restore {} --full", c.route.program, id);
-    return fmt::format("[sutra: terminal escapes and progress redraws removed from the lines shown; "
-                       "retained {}; restore: {}]",
+    return fmt::format("[sutra: {} removed from the lines shown; retained {}; restore: {}]", what,
                        format_ttl(c.ttl_seconds), call);
 }
 
@@ -113,7 +113,7 @@ std::string render(const Plan& plan, const MarkerContext& context) {
     out.reserve(size);
     for (const auto& p : plan.pieces) {
         if (p.elision == k_cleanup_note) {
-            out += cleanup_note(context);
+            out += cleanup_note(context, p.text);
             out += '\n';
             continue;
         }

@@ -52,7 +52,8 @@ std::string restore_call(const Elision& elision, const MarkerContext& context);
 
 /// The line that says escapes and redraws were removed from the lines shown, and how to get
 /// the original whole.
-std::string cleanup_note(const MarkerContext& context);
+/// `what` names the noise ("terminal escapes", "progress redraws", or both).
+std::string cleanup_note(const MarkerContext& context, std::string_view what);
 
 /// The view: kept pieces verbatim, markers rendered (escaped inside JSON).
 std::string render(const Plan& plan, const MarkerContext& context);

@@ -425,6 +425,9 @@ private:
         if (m_used_ansi || m_used_redraw) {
             Piece note;
             note.elision = k_cleanup_note;
+            note.text = m_used_ansi && m_used_redraw ? "terminal escapes and progress redraws"
+                        : m_used_ansi                ? "terminal escapes"
+                                                     : "progress redraws";
             plan.pieces.push_back(std::move(note));
         }
         return plan;
