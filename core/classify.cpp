@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstring>
+#include <functional>
 
 namespace sutra::core {
 namespace {
@@ -88,11 +89,6 @@ Level KeyMatcher::level(std::string_view line) const {
 
 namespace {
 
-constexpr std::uint64_t k_fnv_offset = 1469598103934665603ull;
-constexpr std::uint64_t k_fnv_prime = 1099511628211ull;
-
-inline std::uint64_t mix(std::uint64_t h, unsigned char c) { return (h ^ c) * k_fnv_prime; }
-
 bool is_hex(unsigned char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
@@ -107,15 +103,18 @@ std::string_view strip_ending(std::string_view line) {
 } // namespace
 
 std::uint64_t shape_signature(std::string_view raw) {
+    // Normalise into a small buffer, then hash it once: a per-byte multiply chain is the
+    // slowest part of classifying a large log.
     const std::string_view line = strip_ending(raw);
     const auto* s = reinterpret_cast<const unsigned char*>(line.data());
     const std::size_t n = line.size();
-    std::uint64_t h = k_fnv_offset;
+    thread_local std::string norm;
+    norm.clear();
     std::size_t i = 0;
     while (i < n) {
         if (is_space(s[i])) {
             while (i < n && is_space(s[i])) ++i;
-            h = mix(h, ' ');
+            norm += ' ';
             continue;
         }
         // One whitespace-separated token.
@@ -126,7 +125,7 @@ std::uint64_t shape_signature(std::string_view raw) {
             ++j;
         }
         if (has_sep) {
-            h = mix(h, 'P');
+            norm += 'P';
             i = j;
             continue;
         }
@@ -140,7 +139,7 @@ std::uint64_t shape_signature(std::string_view raw) {
                     k = i;
                     while (k < j && is_digit(s[k])) ++k;
                 }
-                h = mix(h, '0');
+                norm += '0';
                 i = k;
                 continue;
             }
@@ -149,23 +148,19 @@ std::uint64_t shape_signature(std::string_view raw) {
                 bool digit = false;
                 while (k < j && is_hex(s[k])) digit |= is_digit(s[k]), ++k;
                 if (digit && k - i >= 7) {
-                    h = mix(h, '0');
+                    norm += '0';
                     i = k;
                     continue;
                 }
             }
-            h = mix(h, s[i]);
+            norm += static_cast<char>(s[i]);
             ++i;
         }
     }
-    return h;
+    return std::hash<std::string_view>{}(norm);
 }
 
-std::uint64_t content_hash(std::string_view line) {
-    std::uint64_t h = k_fnv_offset;
-    for (unsigned char c : line) h = mix(h, c);
-    return h;
-}
+std::uint64_t content_hash(std::string_view line) { return std::hash<std::string_view>{}(line); }
 
 bool is_blank(std::string_view line) {
     for (char c : line)

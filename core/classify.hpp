@@ -32,11 +32,12 @@ private:
     std::vector<std::uint64_t> m_prefix;
 };
 
-/// Hash of the line's shape: runs of digits, hex ids of 7+ characters, and tokens holding a
+/// Hash of the line's shape (a filter within one process, never stored or shown): runs of digits, hex ids of 7+ characters, and tokens holding a
 /// path separator each stand for one placeholder; runs of spaces count once.
 std::uint64_t shape_signature(std::string_view line);
 
-/// Exact hash of the line's content (used to find repeats).
+/// Hash of the line's content, a quick filter before comparing lines (not stable across
+/// builds: never stored or shown).
 std::uint64_t content_hash(std::string_view line);
 
 /// Lines that continue a diagnostic above them: indented, or starting with a caret, pipe,

@@ -1,1 +1,204 @@
-// placeholder
+// Eligibility, fail-open and bad input.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/compress.hpp"
+#include "core/store.hpp"
+#include "tests/test_util.hpp"
+
+namespace sutra::core {
+namespace {
+
+using test::TempDir;
+
+Response run(const std::string& input, const Config& c, std::optional<int> exit_code = 1) {
+    Request req;
+    req.output = input;
+    req.exit_code = exit_code;
+    return compress(req, c);
+}
+
+std::string big_log(std::size_t lines) {
+    std::string s;
+    for (std::size_t i = 0; i < lines; ++i) s += "step " + std::to_string(i * 7919 % 10007) + " of the job\n";
+    return s;
+}
+
+TEST(Compress, SmallOutputsPassThrough) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    const Response r = run("all good\n", c);
+    EXPECT_FALSE(r.rewritten);
+    EXPECT_EQ(r.passthrough, "small");
+    EXPECT_EQ(view_of(r, "all good\n"), "all good\n");
+    EXPECT_FALSE(std::filesystem::exists(resolve_store_dir(c))); // nothing stored
+}
+
+TEST(Compress, DiffsAreByteIdenticalAtAnySize) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(5);
+    for (int round = 0; round < 30; ++round) {
+        std::string d = round % 2 ? "commit 9fceb02d0ae598e95dc970b74767f19372d61af8\nAuthor: A <a@b>\n\n    msg\n\n" : "";
+        d += "diff --git a/src/f" + std::to_string(round) + ".c b/src/f.c\n--- a/src/f.c\n+++ b/src/f.c\n";
+        const int hunks = 1 + static_cast<int>(rng() % 50);
+        for (int h = 0; h < hunks; ++h) {
+            d += "@@ -" + std::to_string(h * 100) + ",60 +" + std::to_string(h * 100) + ",60 @@\n";
+            for (int k = 0; k < 60; ++k)
+                d += (k % 3 ? " " : (k % 2 ? "-" : "+")) + std::string("\x1b[31mline ") + std::to_string(k) + " error\n";
+        }
+        if (round % 5 == 0) d = test::random_log(rng, 2000) + d; // a diff inside a log
+        const Response r = run(d, c);
+        EXPECT_FALSE(r.rewritten);
+        EXPECT_EQ(view_of(r, d), d);
+    }
+}
+
+TEST(Compress, BadInputFailsOpen) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::string nul = big_log(3000);
+    nul[100] = '\0';
+    std::string invalid = big_log(3000);
+    invalid[200] = '\xff';
+    std::string binary(300000, '\0');
+    for (std::size_t i = 0; i < binary.size(); ++i) binary[i] = static_cast<char>(i * 2654435761u >> 13);
+    for (const std::string& in : {nul, binary, std::string()}) {
+        const Response r = run(in, c);
+        EXPECT_FALSE(r.rewritten);
+        EXPECT_EQ(view_of(r, in), in);
+    }
+    // A stray invalid byte in text is still text: lines are cut whole, so it survives intact.
+    const Response r = run(invalid, c);
+    EXPECT_TRUE(r.rewritten);
+}
+
+TEST(Compress, HugeSingleLineKeepsEndsAndRestores) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::string line = "BEGIN ";
+    while (line.size() < 5u << 20) line += "日本語 payload ";
+    line += " END\n";
+    const Response r = run(line, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    EXPECT_LE(r.view.size(), c.max_view_bytes);
+    EXPECT_EQ(r.view.rfind("BEGIN", 0), 0u);
+    EXPECT_NE(r.view.find(" END\n"), std::string::npos);
+    ASSERT_EQ(r.elisions.size(), 1u);
+    EXPECT_EQ(r.elisions[0].reason, Reason::long_line);
+    StoreOptions so;
+    so.dir = resolve_store_dir(c);
+    auto store = Store::open(so);
+    ASSERT_TRUE(store);
+    auto bytes = store->read(*r.id, r.elisions[0].begin, r.elisions[0].end);
+    ASSERT_TRUE(bytes);
+    EXPECT_EQ(*bytes, line.substr(r.elisions[0].begin, r.elisions[0].end - r.elisions[0].begin));
+}
+
+TEST(Compress, LargeInputWithinLimitsIsBounded) {
+    TempDir dir;
+    Config c = test::test_config(dir.path);
+    c.max_entry_bytes = 256u << 20;
+    c.max_total_bytes = 512u << 20;
+    std::string in;
+    in.reserve(200u << 20);
+    std::size_t i = 0;
+    while (in.size() < (200u << 20)) {
+        in += "worker " + std::to_string(i % 13) + " handled item " + std::to_string(i) + "\n";
+        if (++i == 1234567) in += "ERROR: item 1234567 could not be parsed\n";
+    }
+    const Response r = run(in, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    EXPECT_LE(r.view.size(), c.max_view_bytes);
+    EXPECT_NE(r.view.find("ERROR: item 1234567 could not be parsed"), std::string::npos);
+}
+
+TEST(Compress, InputsOverTheEntryQuotaPassThrough) {
+    TempDir dir;
+    Config c = test::test_config(dir.path);
+    c.max_entry_bytes = 100000;
+    const std::string in = big_log(20000);
+    const Response r = run(in, c);
+    EXPECT_FALSE(r.rewritten);
+    EXPECT_EQ(r.passthrough, "too-large-to-retain");
+}
+
+TEST(Compress, StoreFailureMeansPassThrough) {
+    TempDir dir;
+    Config c = test::test_config(dir.path);
+    // The store path is a symlink: refused, so no lossy view may be emitted.
+    std::filesystem::create_directory(dir.path + "/real");
+    std::filesystem::create_directory_symlink(dir.path + "/real", dir.path + "/store");
+    const std::string in = big_log(5000);
+    const Response r = run(in, c);
+    EXPECT_FALSE(r.rewritten);
+    EXPECT_EQ(r.passthrough.rfind("store-failed", 0), 0u) << r.passthrough;
+    EXPECT_EQ(view_of(r, in), in);
+}
+
+TEST(Compress, NeverWorseOnIncompressibleText) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    // Distinct, key-word lines everywhere: nothing is safe to remove.
+    std::string in;
+    for (int i = 0; i < 300; ++i) in += "error: distinct failure number " + std::to_string(i) + " in module m" + std::to_string(i * 31) + "\n";
+    const Response r = run(in, c);
+    EXPECT_FALSE(r.rewritten);
+    EXPECT_EQ(view_of(r, in), in);
+}
+
+TEST(Compress, ModesScaleTheView) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(3);
+    std::string in;
+    for (int i = 0; i < 20000; ++i) in += "line " + std::to_string(rng()) + " " + std::string(rng() % 40, 'x') + "\n";
+    std::size_t last = 0;
+    for (Mode m : {Mode::concise, Mode::normal, Mode::verbose, Mode::full}) {
+        Request req;
+        req.output = in;
+        req.mode = m;
+        const Response r = compress(req, c);
+        ASSERT_TRUE(r.rewritten);
+        EXPECT_GT(r.view.size(), last) << to_string(m);
+        EXPECT_LE(r.view.size(), c.max_view_bytes);
+        last = r.view.size();
+    }
+    // auto: a failing command gets a larger window than a successful one.
+    EXPECT_LT(run(in, c, 0).view.size(), run(in, c, 2).view.size());
+}
+
+TEST(Compress, McpRouteSpellsTheToolCall) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    Request req;
+    const std::string in = big_log(5000);
+    req.output = in;
+    req.route.kind = RestoreRoute::Kind::mcp;
+    req.route.tool = "mcp__sutra__sutra_restore";
+    const Response r = compress(req, c);
+    ASSERT_TRUE(r.rewritten);
+    EXPECT_NE(r.view.find("mcp__sutra__sutra_restore(id=\"" + *r.id + "\", mode=\"lines\""), std::string::npos);
+}
+
+TEST(Compress, NamespacesAreSeparateStores) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    Request req;
+    const std::string in = big_log(5000);
+    req.output = in;
+    req.store_namespace = "profile-a";
+    const Response r = compress(req, c);
+    ASSERT_TRUE(r.rewritten);
+    EXPECT_TRUE(std::filesystem::exists(resolve_store_dir(c) + "/ns/profile-a/" + *r.id + ".data"));
+    req.store_namespace = "../escape";
+    EXPECT_FALSE(compress(req, c).rewritten);
+}
+
+} // namespace
+} // namespace sutra::core

@@ -36,7 +36,7 @@ for e in o["elisions"]:
 PY
 
 id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$tmp/json")
-read -r a b < <(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["elisions"][0]; print(*e["bytes"])' "$tmp/json")
+read -r a b < <(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["elisions"][0]; a,b=e["bytes"]; print(a, min(b, a+60000))' "$tmp/json")
 "$sutra" restore "$id" --bytes "$a-$b" --max-bytes 65536 >"$tmp/range" 2>"$tmp/note"
 check "--bytes A-B prints exactly those bytes" cmp -s "$tmp/range" <(tail -c +$((a + 1)) "$sample" | head -c $((b - a)))
 check "the note is on stderr and says untrusted" grep -q "untrusted data" "$tmp/note"
