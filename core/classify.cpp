@@ -55,9 +55,21 @@ KeyMatcher::KeyMatcher(const std::vector<std::string>& extra) : m_prefix(65536 /
         for (char c : e) lower += static_cast<char>(k_lower[static_cast<unsigned char>(c)]);
         m_words.push_back({lower, Level::critical});
     }
-    for (const auto& w : m_words) {
-        const auto p = prefix_of(static_cast<unsigned char>(w.text[0]),
-                                 static_cast<unsigned char>(w.text[1]));
+    // Group the words by their two-byte prefix, so a candidate position compares only the
+    // words that can start there.
+    std::vector<std::uint32_t> prefixes;
+    for (const auto& w : m_words)
+        prefixes.push_back(prefix_of(static_cast<unsigned char>(w.text[0]),
+                                     static_cast<unsigned char>(w.text[1])));
+    m_bucket_of.assign(65536, 0);
+    m_buckets.push_back({}); // bucket 0: none
+    for (std::size_t i = 0; i < m_words.size(); ++i) {
+        const auto p = prefixes[i];
+        if (!m_bucket_of[p]) {
+            m_bucket_of[p] = static_cast<std::uint16_t>(m_buckets.size());
+            m_buckets.emplace_back();
+        }
+        m_buckets[m_bucket_of[p]].push_back(static_cast<std::uint16_t>(i));
         m_prefix[p / 64] |= 1ull << (p % 64);
     }
 }
@@ -69,10 +81,11 @@ Level KeyMatcher::level(std::string_view line) const {
     for (std::size_t i = 0; i + 1 < n; ++i) {
         const auto p = prefix_of(s[i], s[i + 1]);
         if (!(m_prefix[p / 64] & (1ull << (p % 64)))) continue;
-        for (const auto& w : m_words) {
+        for (const std::uint16_t wi : m_buckets[m_bucket_of[p]]) {
+            const Word& w = m_words[wi];
             if (w.level <= best || w.text.size() > n - i) continue;
             bool match = true;
-            for (std::size_t k = 0; k < w.text.size(); ++k) {
+            for (std::size_t k = 2; k < w.text.size(); ++k) {
                 if (k_lower[s[i + k]] != static_cast<unsigned char>(w.text[k])) {
                     match = false;
                     break;
@@ -108,13 +121,22 @@ std::uint64_t shape_signature(std::string_view raw) {
     const std::string_view line = strip_ending(raw);
     const auto* s = reinterpret_cast<const unsigned char*>(line.data());
     const std::size_t n = line.size();
-    thread_local std::string norm;
-    norm.clear();
+    // Normalised bytes go to a small buffer hashed in chunks.
+    char norm_buf[256];
+    std::size_t fill = 0;
+    std::size_t h = 0x9e3779b97f4a7c15ull;
+    auto put = [&](char c) {
+        if (fill == sizeof norm_buf) {
+            h = std::_Hash_bytes(norm_buf, fill, h);
+            fill = 0;
+        }
+        norm_buf[fill++] = c;
+    };
     std::size_t i = 0;
     while (i < n) {
         if (is_space(s[i])) {
             while (i < n && is_space(s[i])) ++i;
-            norm += ' ';
+            put(' ');
             continue;
         }
         // One whitespace-separated token.
@@ -125,7 +147,7 @@ std::uint64_t shape_signature(std::string_view raw) {
             ++j;
         }
         if (has_sep) {
-            norm += 'P';
+            put('P');
             i = j;
             continue;
         }
@@ -139,7 +161,7 @@ std::uint64_t shape_signature(std::string_view raw) {
                     k = i;
                     while (k < j && is_digit(s[k])) ++k;
                 }
-                norm += '0';
+                put('0');
                 i = k;
                 continue;
             }
@@ -148,16 +170,16 @@ std::uint64_t shape_signature(std::string_view raw) {
                 bool digit = false;
                 while (k < j && is_hex(s[k])) digit |= is_digit(s[k]), ++k;
                 if (digit && k - i >= 7) {
-                    norm += '0';
+                    put('0');
                     i = k;
                     continue;
                 }
             }
-            norm += static_cast<char>(s[i]);
+            put(static_cast<char>(s[i]));
             ++i;
         }
     }
-    return std::hash<std::string_view>{}(norm);
+    return std::_Hash_bytes(norm_buf, fill, h);
 }
 
 std::uint64_t content_hash(std::string_view line) { return std::hash<std::string_view>{}(line); }

@@ -30,6 +30,9 @@ private:
     std::vector<Word> m_words;
     /// Bit set over lower-cased two-byte prefixes: a quick filter before comparing words.
     std::vector<std::uint64_t> m_prefix;
+    /// Prefix -> bucket of word indices (0: no bucket).
+    std::vector<std::uint16_t> m_bucket_of;
+    std::vector<std::vector<std::uint16_t>> m_buckets;
 };
 
 /// Hash of the line's shape (a filter within one process, never stored or shown): runs of digits, hex ids of 7+ characters, and tokens holding a

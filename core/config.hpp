@@ -29,7 +29,7 @@ struct Config {
     std::uint64_t max_total_bytes = 128ull << 20;
     std::uint64_t max_entries = 2000;
     std::int64_t ttl_seconds = 7 * 24 * 3600;
-    bool fsync = true;
+    bool fsync = false; ///< fsync each entry: survives power loss, costs ~10-20 ms a write
 
     // [restore]
     std::uint64_t restore_max_bytes = 8192; ///< default response bound (hard cap 64 KiB)

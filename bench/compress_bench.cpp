@@ -1,0 +1,65 @@
+// Hot loops of the text pipeline under Google Benchmark.
+
+#include <benchmark/benchmark.h>
+
+#include "bench/inputs.hpp"
+#include "core/classify.hpp"
+#include "core/compress.hpp"
+#include "core/lines.hpp"
+#include "core/shape.hpp"
+
+namespace {
+
+using namespace sutra;
+
+const std::string& input() {
+    static const std::string s = bench::plain_log(8u << 20);
+    return s;
+}
+
+void BM_IndexLines(benchmark::State& st) {
+    for (auto _ : st) benchmark::DoNotOptimize(core::index_lines(input()));
+    st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * input().size()));
+}
+BENCHMARK(BM_IndexLines);
+
+void BM_KeyLevel(benchmark::State& st) {
+    const core::KeyMatcher keys;
+    const auto idx = core::index_lines(input());
+    for (auto _ : st)
+        for (std::size_t i = 0; i < idx.count(); ++i)
+            benchmark::DoNotOptimize(keys.level(std::string_view(input()).substr(idx.begin(i), idx.end(i) - idx.begin(i))));
+    st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * input().size()));
+}
+BENCHMARK(BM_KeyLevel);
+
+void BM_ShapeSignature(benchmark::State& st) {
+    const auto idx = core::index_lines(input());
+    for (auto _ : st)
+        for (std::size_t i = 0; i < idx.count(); ++i)
+            benchmark::DoNotOptimize(core::shape_signature(std::string_view(input()).substr(idx.begin(i), idx.end(i) - idx.begin(i))));
+    st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * input().size()));
+}
+BENCHMARK(BM_ShapeSignature);
+
+void BM_DetectShape(benchmark::State& st) {
+    for (auto _ : st) benchmark::DoNotOptimize(core::detect_shape(input()));
+    st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * input().size()));
+}
+BENCHMARK(BM_DetectShape);
+
+void BM_CompressNoStore(benchmark::State& st) {
+    core::Config c;
+    c.store_enabled = false;
+    c.stats_enabled = false;
+    core::Request r;
+    r.output = input();
+    r.exit_code = 1;
+    for (auto _ : st) benchmark::DoNotOptimize(core::compress(r, c));
+    st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * input().size()));
+}
+BENCHMARK(BM_CompressNoStore);
+
+} // namespace
+
+BENCHMARK_MAIN();

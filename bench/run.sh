@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds in Release and prints every benchmark figure (the tables in docs/benchmark.md).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${SUTRA_BENCH_BUILD:-$root/build-bench}"
+"$root/scripts/setup.sh"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DSUTRA_BENCH=ON >/dev/null
+cmake --build "$build" -j "$(nproc)" --target sutra sutra_bench core_bench
+echo "## figures ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+"$build/bench/sutra_bench" --sutra "$build/host/sutra" --sample "$root/samples/pytest-failure.log" "$@"
+echo
+echo "## hot loops (Google Benchmark)"
+"$build/bench/core_bench" --benchmark_min_time=0.2 2>/dev/null | grep -E '^BM_|^Benchmark'
