@@ -444,7 +444,8 @@ std::string describe_config(const Config& config) {
     std::string out;
     for (const SettingInfo& s : k_settings) {
         auto it = config.sources.find(std::string(s.name));
-        std::string_view source = it == config.sources.end() ? "default" : it->second;
+        std::string_view source = "default";
+        if (it != config.sources.end()) source = it->second;
         out += fmt::format("{} = {}  # {}\n", s.name, describe_value(config, s.name), source);
     }
     if (config.config_path.empty()) {

@@ -48,41 +48,69 @@ std::string_view expected_name(SettingType t) {
     return "?";
 }
 
-struct Reader {
-    Config& config;
-    const std::string& path;
+// Walks the parsed document. toml++ iterates tables in key order, not file order, so every
+// problem is checked and the one earliest in the file is reported.
+class Reader {
+public:
+    Reader(Config& config, const std::string& path) : m_config(config), m_path(path) {}
 
-    std::string at(const toml::source_region& where, std::string_view what) const {
-        return fmt::format("{}:{}: {}", path, where.begin.line, what);
+    void report(const toml::source_region& where, std::string_view what) {
+        if (!m_error.empty() && where.begin.line >= m_error_line) return;
+        m_error_line = where.begin.line;
+        m_error = fmt::format("{}:{}: {}", m_path, where.begin.line, what);
     }
 
-    std::string wrong_type(const toml::node& node, std::string_view name, SettingType want) const {
-        return at(node.source(), fmt::format("{} must be {}, got {}", name, expected_name(want),
-                                             type_name(node.type())));
+    const std::string& error() const { return m_error; }
+
+    void section(std::string_view name, const toml::node& node) {
+        const toml::table* table = node.as_table();
+        if (table == nullptr) {
+            report(node.source(),
+                   fmt::format("[{}] must be a table, got {}", name, type_name(node.type())));
+            return;
+        }
+        for (auto&& [key, value] : *table) {
+            std::string dotted = fmt::format("{}.{}", name, key.str());
+            const SettingInfo* setting = find_setting(dotted);
+            if (setting == nullptr)
+                report(key.source(), fmt::format("unknown key '{}'", dotted));
+            else
+                apply(*setting, key.source(), value);
+        }
+    }
+
+private:
+    Config& m_config;
+    const std::string& m_path;
+    std::string m_error;
+    toml::source_index m_error_line = 0;
+
+    void wrong_type(const toml::node& node, std::string_view name, SettingType want) {
+        report(node.source(), fmt::format("{} must be {}, got {}", name, expected_name(want),
+                                          type_name(node.type())));
     }
 
     // One key of a section; `where` is the key's own location, used for the source.
-    std::string apply(const SettingInfo& setting,
-                      const toml::source_region& where,
-                      const toml::node& node) const {
+    void
+    apply(const SettingInfo& setting, const toml::source_region& where, const toml::node& node) {
         std::string error;
         switch (setting.type) {
         case SettingType::integer: {
             const auto* v = node.as_integer();
             if (v == nullptr) return wrong_type(node, setting.name, setting.type);
-            error = set_integer(config, setting.name, v->get());
+            error = set_integer(m_config, setting.name, v->get());
             break;
         }
         case SettingType::boolean: {
             const auto* v = node.as_boolean();
             if (v == nullptr) return wrong_type(node, setting.name, setting.type);
-            error = set_boolean(config, setting.name, v->get());
+            error = set_boolean(m_config, setting.name, v->get());
             break;
         }
         case SettingType::string: {
             const auto* v = node.as_string();
             if (v == nullptr) return wrong_type(node, setting.name, setting.type);
-            error = set_string(config, setting.name, v->get());
+            error = set_string(m_config, setting.name, v->get());
             break;
         }
         case SettingType::string_array: {
@@ -91,37 +119,21 @@ struct Reader {
             std::vector<std::string> items;
             // Check each element here so the error points at its own line.
             for (const toml::node& item : *arr) {
-                const auto* s = item.as_string();
-                if (s == nullptr)
-                    return at(item.source(), fmt::format("{} must contain only strings, got {}",
-                                                         setting.name, type_name(item.type())));
-                std::string item_error = check_keep_pattern(s->get());
-                if (!item_error.empty()) return at(item.source(), item_error);
-                items.push_back(s->get());
+                const auto* str = item.as_string();
+                if (str == nullptr)
+                    return report(item.source(), fmt::format("{} must contain only strings, got {}",
+                                                             setting.name, type_name(item.type())));
+                std::string item_error = check_keep_pattern(str->get());
+                if (!item_error.empty()) return report(item.source(), item_error);
+                items.push_back(str->get());
             }
-            error = set_string_array(config, setting.name, items);
+            error = set_string_array(m_config, setting.name, items);
             break;
         }
         }
-        if (!error.empty()) return at(node.source(), error);
-        config.sources[std::string(setting.name)] = fmt::format("{}:{}", path, where.begin.line);
-        return {};
-    }
-
-    std::string section(std::string_view name, const toml::node& node) const {
-        const toml::table* table = node.as_table();
-        if (table == nullptr)
-            return at(node.source(),
-                      fmt::format("[{}] must be a table, got {}", name, type_name(node.type())));
-        for (auto&& [key, value] : *table) {
-            std::string dotted = fmt::format("{}.{}", name, key.str());
-            const SettingInfo* setting = find_setting(dotted);
-            if (setting == nullptr)
-                return at(key.source(), fmt::format("unknown key '{}'", dotted));
-            std::string error = apply(*setting, key.source(), value);
-            if (!error.empty()) return error;
-        }
-        return {};
+        if (!error.empty()) return report(node.source(), error);
+        m_config.sources[std::string(setting.name)] =
+            fmt::format("{}:{}", m_path, where.begin.line);
     }
 };
 
@@ -139,19 +151,18 @@ std::string apply_toml(Config& config, std::string_view text, const std::string&
         return fmt::format("{}:{}:{}: {}", path, e.source().begin.line, e.source().begin.column,
                            e.description());
     }
-    Reader reader{config, path};
+    Reader reader(config, path);
     for (auto&& [key, node] : root) {
-        if (!known_section(key.str())) {
-            if (node.is_table())
-                return reader.at(key.source(), fmt::format("unknown section [{}]", key.str()));
-            return reader.at(key.source(), fmt::format("unknown key '{}' (settings belong in "
-                                                       "[compress], [store], [restore] or [stats])",
-                                                       key.str()));
-        }
-        std::string error = reader.section(key.str(), node);
-        if (!error.empty()) return error;
+        if (known_section(key.str()))
+            reader.section(key.str(), node);
+        else if (node.is_table())
+            reader.report(key.source(), fmt::format("unknown section [{}]", key.str()));
+        else
+            reader.report(key.source(), fmt::format("unknown key '{}' (settings belong in "
+                                                    "[compress], [store], [restore] or [stats])",
+                                                    key.str()));
     }
-    return {};
+    return reader.error();
 }
 
 } // namespace sutra::core::detail

@@ -175,6 +175,14 @@ std::string bar(double percent) {
            std::string(static_cast<std::size_t>(k_bar_width - filled), '.');
 }
 
+// Tool names come from hosts; keep control bytes out of the terminal.
+std::string printable(std::string_view name) {
+    std::string out(name);
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return out;
+}
+
 std::string
 table(std::string_view title, const std::map<std::string, Totals>& rows, const Totals& total) {
     std::size_t name_width = std::max<std::size_t>(title.size(), 5); // "total"
@@ -189,7 +197,7 @@ table(std::string_view title, const std::map<std::string, Totals>& rows, const T
     std::string out =
         fmt::format("{:<{}}  {:>7}  {:>9}  {:>10}  {:>10}  {:>10}  {:>6}\n", title, name_width,
                     "calls", "rewritten", "bytes in", "bytes out", "saved", "saved%");
-    for (const auto& [name, t] : rows) out += row(name, t);
+    for (const auto& [name, t] : rows) out += row(printable(name), t);
     out += row("total", total);
     return out;
 }

@@ -3,8 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <optional>
+#include <regex>
 #include <string>
 
 namespace sutra::core {
@@ -333,6 +337,17 @@ TEST(ConfigTest, UnknownKeysAndSectionsAreErrors) {
     EXPECT_THAT(error, HasSubstr(k_path + ":1: "));
 }
 
+TEST(ConfigTest, EarliestErrorInTheFileIsReported) {
+    // toml++ keeps keys sorted; the message must still point at the first bad line.
+    std::string error = load_error("[store]\nttl_seconds = -1\n[compress]\nmin_bytes = -1\n");
+    EXPECT_THAT(error, HasSubstr(k_path + ":2: "));
+    EXPECT_THAT(error, HasSubstr("store.ttl_seconds"));
+
+    error = load_error("[compress]\nzzz = 1\naaa = 2\n");
+    EXPECT_THAT(error, HasSubstr(k_path + ":2: "));
+    EXPECT_THAT(error, HasSubstr("compress.zzz"));
+}
+
 TEST(ConfigTest, SyntaxErrorsGiveLineAndColumn) {
     std::string error = load_error("[compress]\nmin_bytes = 10\nmode = \"auto\n");
     EXPECT_THAT(error, HasSubstr(k_path + ":3:"));
@@ -471,6 +486,36 @@ TEST(ConfigTest, ConfigPathFromXdgThenHome) {
     auto c = load_config();
     ASSERT_TRUE(c.has_value()) << c.error();
     EXPECT_EQ(c->config_path, "/nonexistent-home/.config/sutra/config.toml");
+}
+
+// The shipped example must stay valid: as is, and with every setting uncommented.
+TEST(ConfigTest, ShippedExampleConfigParses) {
+    std::ifstream in(std::string(SUTRA_SOURCE_DIR) + "/config/config.toml");
+    ASSERT_TRUE(in.good());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Config as_is = load_ok(text);
+    for (const auto& [name, source] : as_is.sources) EXPECT_EQ(source, "default") << name;
+
+    std::string uncommented =
+        std::regex_replace(text, std::regex("^# ([a-z_]+ = )", std::regex::multiline), "$1");
+    Config all = load_ok(uncommented, {{"HOME", "/home/example"}});
+    Config d;
+    int from_file = 0;
+    for (const auto& [name, source] : all.sources) from_file += source != "default";
+    EXPECT_EQ(from_file, 17);
+    EXPECT_EQ(all.mode, d.mode);
+    EXPECT_EQ(all.min_bytes, d.min_bytes);
+    EXPECT_EQ(all.min_lines, d.min_lines);
+    EXPECT_EQ(all.max_view_bytes, d.max_view_bytes);
+    EXPECT_EQ(all.max_input_bytes, d.max_input_bytes);
+    EXPECT_EQ(all.min_saving_percent, d.min_saving_percent);
+    EXPECT_EQ(all.store_dir, "/home/example/.local/state/sutra");
+    EXPECT_EQ(all.max_entry_bytes, d.max_entry_bytes);
+    EXPECT_EQ(all.max_total_bytes, d.max_total_bytes);
+    EXPECT_EQ(all.max_entries, d.max_entries);
+    EXPECT_EQ(all.ttl_seconds, d.ttl_seconds);
+    EXPECT_EQ(all.restore_max_bytes, d.restore_max_bytes);
+    EXPECT_EQ(all.stats_max_bytes, d.stats_max_bytes);
 }
 
 } // namespace
