@@ -28,6 +28,8 @@ namespace detail {
 // Test seam: when set, supplies temp-file suffixes so a test can plant a symlink at the exact
 // temp path a put will use. Never set outside tests.
 std::string (*g_test_temp_suffix)() = nullptr;
+// Writes by this process; every 128th one sweeps (reconciles other processes' writes).
+std::atomic<unsigned> g_store_writes{0};
 } // namespace detail
 
 namespace {
@@ -40,9 +42,6 @@ constexpr std::int64_t k_sweep_interval = 600;
 constexpr unsigned k_sweep_every_writes = 128;
 constexpr const char* k_key_name = "key";
 constexpr const char* k_stamp_name = "sweep.stamp";
-
-// Writes by this process; every 128th one sweeps (reconciles other processes' writes).
-std::atomic<unsigned> g_writes{0};
 
 class Fd {
 public:
@@ -141,10 +140,17 @@ void remove_entry(int dirfd, std::string_view id) {
     unlink_quietly(dirfd, std::string(id) + ".data");
 }
 
+/// The path without trailing slashes: with one, lstat and O_NOFOLLOW would resolve a symlink.
+std::string without_trailing_slashes(const std::string& dir) {
+    const auto last = dir.find_last_not_of('/');
+    return last == std::string::npos ? dir.substr(0, 1) : dir.substr(0, last + 1);
+}
+
 /// Opens the store directory without following a symlink at its last component and checks it
 /// is ours; re-tightens its mode when it drifted.
 std::expected<Fd, StoreError> open_dir(const std::string& dir) {
-    Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    const std::string path = without_trailing_slashes(dir);
+    Fd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
     if (!fd.ok()) {
         const int err = errno;
         if (err == ELOOP)
@@ -192,13 +198,14 @@ std::expected<void, StoreError> make_dirs(const std::string& dir) {
 /// lstat checks, creation, then the fd-based checks (which also catch a swap in between).
 std::expected<Fd, StoreError> prepare_dir(const std::string& dir) {
     if (dir.empty()) return fail(StoreErrc::io, "store: no store directory configured");
+    const std::string path = without_trailing_slashes(dir);
     struct stat st {};
-    if (::lstat(dir.c_str(), &st) != 0) {
+    if (::lstat(path.c_str(), &st) != 0) {
         if (errno != ENOENT)
             return fail(StoreErrc::io,
                         fmt::format("store: cannot stat {}: {}", dir, errno_text(errno)));
         if (auto made = make_dirs(dir); !made) return std::unexpected(made.error());
-        if (::lstat(dir.c_str(), &st) != 0)
+        if (::lstat(path.c_str(), &st) != 0)
             return fail(StoreErrc::io,
                         fmt::format("store: cannot stat {}: {}", dir, errno_text(errno)));
     }
@@ -342,19 +349,23 @@ std::optional<Meta> parse_meta(std::string_view text) {
                 expires->get<std::int64_t>()};
 }
 
-enum class MetaRead { ok, missing, bad };
+enum class MetaRead { ok, missing, bad, io };
 
-/// Reads `<id>.meta` (regular file, at most 4 KiB) and parses it.
+/// Reads `<id>.meta` (regular file, at most 4 KiB) and parses it. `bad` means the entry is
+/// corrupt; `io` is a system error (say, out of descriptors) that says nothing about the entry.
 MetaRead read_meta(int dirfd, std::string_view id, Meta& meta) {
     const std::string name = std::string(id) + ".meta";
     Fd fd(::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
-    if (!fd.ok()) return errno == ENOENT ? MetaRead::missing : MetaRead::bad;
+    if (!fd.ok()) {
+        if (errno == ENOENT) return MetaRead::missing;
+        return errno == ELOOP ? MetaRead::bad : MetaRead::io;
+    }
     struct stat st {};
-    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
-        st.st_size > static_cast<off_t>(k_max_meta_bytes))
+    if (::fstat(fd.get(), &st) != 0) return MetaRead::io;
+    if (!S_ISREG(st.st_mode) || st.st_size > static_cast<off_t>(k_max_meta_bytes))
         return MetaRead::bad;
     std::string text;
-    if (!pread_all(fd.get(), 0, k_max_meta_bytes, text)) return MetaRead::bad;
+    if (!pread_all(fd.get(), 0, k_max_meta_bytes, text)) return MetaRead::io;
     const auto parsed = parse_meta(text);
     if (!parsed) return MetaRead::bad;
     meta = *parsed;
@@ -435,6 +446,9 @@ open_entry(const StoreOptions& options, std::int64_t now, std::string_view id) {
         return fail(StoreErrc::not_found, fmt::format("store: id {} not found", id));
     case MetaRead::bad:
         return corrupt("unreadable metadata");
+    case MetaRead::io:
+        return fail(StoreErrc::io, fmt::format("store: cannot read the metadata of id {}: {}", id,
+                                               errno_text(errno)));
     case MetaRead::ok:
         break;
     }
@@ -569,7 +583,7 @@ void sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now) {
         }
         Meta meta;
         const MetaRead read = read_meta(dirfd, id, meta);
-        if (read == MetaRead::missing) continue;
+        if (read == MetaRead::missing || read == MetaRead::io) continue;
         if (read == MetaRead::bad || meta.size != files.data_size || now >= meta.expires) {
             remove_entry(dirfd, id);
             continue;
@@ -647,7 +661,7 @@ std::expected<std::string, StoreError> Store::put(std::string_view content) {
         }
         if (m_options.fsync) ::fsync(dfd);
 
-        const unsigned writes = ++g_writes;
+        const unsigned writes = ++detail::g_store_writes;
         bool sweep_now = writes % k_sweep_every_writes == 0 || stamp_stale(dfd, t);
         if (!sweep_now) {
             const Scan scan = scan_totals(dfd);
