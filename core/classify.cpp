@@ -102,9 +102,6 @@ Level KeyMatcher::level(std::string_view line) const {
 
 namespace {
 
-bool is_hex(unsigned char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 bool is_space(unsigned char c) { return c == ' ' || c == '\t'; }
 
@@ -115,71 +112,81 @@ std::string_view strip_ending(std::string_view line) {
 
 } // namespace
 
+namespace {
+
+enum Cls : unsigned char { other, space, digit, hexletter, sep };
+
+constexpr std::array<unsigned char, 256> make_classes() {
+    std::array<unsigned char, 256> t{};
+    for (int c = 0; c < 256; ++c) {
+        unsigned char k = other;
+        if (c == ' ' || c == '\t') k = space;
+        else if (c >= '0' && c <= '9') k = digit;
+        else if ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) k = hexletter;
+        else if (c == '/' || c == '\\') k = sep;
+        t[static_cast<std::size_t>(c)] = k;
+    }
+    return t;
+}
+constexpr auto k_class = make_classes();
+
+// Only the first bytes of a line decide its shape: long lines are rarely alike, and a cap keeps
+// the buffer on the stack.
+constexpr std::size_t k_signature_span = 512;
+
+} // namespace
+
 std::uint64_t shape_signature(std::string_view raw) {
-    // Normalise into a small buffer, then hash it once: a per-byte multiply chain is the
-    // slowest part of classifying a large log.
-    const std::string_view line = strip_ending(raw);
+    const std::string_view line = strip_ending(raw).substr(0, k_signature_span);
     const auto* s = reinterpret_cast<const unsigned char*>(line.data());
     const std::size_t n = line.size();
-    // Normalised bytes go to a small buffer hashed in chunks.
-    char norm_buf[256];
-    std::size_t fill = 0;
-    std::size_t h = 0x9e3779b97f4a7c15ull;
-    auto put = [&](char c) {
-        if (fill == sizeof norm_buf) {
-            h = std::_Hash_bytes(norm_buf, fill, h);
-            fill = 0;
-        }
-        norm_buf[fill++] = c;
-    };
+    char norm[k_signature_span];
+    std::size_t out = 0;
     std::size_t i = 0;
     while (i < n) {
-        if (is_space(s[i])) {
-            while (i < n && is_space(s[i])) ++i;
-            put(' ');
+        if (k_class[s[i]] == space) {
+            while (i < n && k_class[s[i]] == space) ++i;
+            norm[out++] = ' ';
             continue;
         }
-        // One whitespace-separated token.
+        // One whitespace-separated token: a path if it holds a separator.
         std::size_t j = i;
         bool has_sep = false;
-        while (j < n && !is_space(s[j])) {
-            if (s[j] == '/' || s[j] == '\\') has_sep = true;
-            ++j;
-        }
+        while (j < n && k_class[s[j]] != space) has_sep |= k_class[s[j++]] == sep;
         if (has_sep) {
-            put('P');
+            norm[out++] = 'P';
             i = j;
             continue;
         }
         while (i < j) {
-            if (is_digit(s[i])) {
-                // A run of hex holding a digit, 7+ long, is an id or hash; shorter digit runs are
-                // numbers. Either way one placeholder.
-                std::size_t k = i;
-                while (k < j && is_hex(s[k])) ++k;
-                if (k - i < 7) {
-                    k = i;
-                    while (k < j && is_digit(s[k])) ++k;
-                }
-                put('0');
-                i = k;
+            const unsigned char k = k_class[s[i]];
+            if (k != digit && k != hexletter) {
+                norm[out++] = static_cast<char>(s[i++]);
                 continue;
             }
-            if (is_hex(s[i])) {
-                std::size_t k = i;
-                bool digit = false;
-                while (k < j && is_hex(s[k])) digit |= is_digit(s[k]), ++k;
-                if (digit && k - i >= 7) {
-                    put('0');
-                    i = k;
-                    continue;
+            // A run of hex holding a digit, 7+ long, is an id or hash; a run of digits is a
+            // number. Either way one placeholder.
+            std::size_t e = i;
+            bool any_digit = false;
+            while (e < j && (k_class[s[e]] == digit || k_class[s[e]] == hexletter))
+                any_digit |= k_class[s[e++]] == digit;
+            if (any_digit && e - i >= 7) {
+                norm[out++] = '0';
+                i = e;
+                continue;
+            }
+            // Otherwise digits collapse and letters stay, in one pass over the run.
+            while (i < e) {
+                if (k_class[s[i]] == digit) {
+                    while (i < e && k_class[s[i]] == digit) ++i;
+                    norm[out++] = '0';
+                } else {
+                    norm[out++] = static_cast<char>(s[i++]);
                 }
             }
-            put(static_cast<char>(s[i]));
-            ++i;
         }
     }
-    return std::_Hash_bytes(norm_buf, fill, h);
+    return std::_Hash_bytes(norm, out, 0x9e3779b97f4a7c15ull);
 }
 
 std::uint64_t content_hash(std::string_view line) { return std::hash<std::string_view>{}(line); }

@@ -1,12 +1,14 @@
-// JSON views. A strict RFC 8259 scanner walks the raw bytes once and records every value (and
-// object key) in a flat preorder array: kind, byte span [begin, end) in the original, the index
-// just past its subtree (its next sibling) and its child count. The renderer then re-encodes that
-// tree into a Plan without touching the grammar again: keys and scalars are copied as their raw
-// bytes, whitespace is normalised (compact when the original has no newline, otherwise 2-space
-// indentation), long strings keep a head and tail of their escaped text around an in-string
-// marker, and long arrays keep their first and last items around one marker element. An elision is
-// made only when its marker is shorter than the bytes it replaces. When the view is over budget
-// the limits are tightened and the tree re-rendered: a handful of passes, each linear.
+// JSON views. A strict RFC 8259 scanner validates the raw bytes (counting nodes), then walks them
+// again recording every value and object key in a flat preorder array sized exactly: its byte
+// span [begin, end) in the original, the index just past its subtree (its next sibling) and its
+// child count; its first byte tells its kind. The renderer re-encodes that tree into a Plan
+// without looking at the grammar again: keys and scalars are copied as raw bytes, whitespace is
+// normalised (compact when the original has no newline, otherwise 2-space indentation), long
+// strings keep a head and tail of their escaped text around an in-string marker, and long arrays
+// keep their first and last items around one marker element. An elision is made only when its
+// marker is shorter than the bytes it replaces. Over budget, the limits are tightened and the
+// view re-measured (a handful of linear passes that count bytes rather than build text); only
+// the final limits build the Plan. Nothing recurses, so depth costs memory, not stack.
 //
 // Strictness beyond the grammar: escaped lone surrogates (\uD800 without its pair) are rejected,
 // like invalid UTF-8, because they encode no text and common parsers refuse them, and a view must
@@ -15,8 +17,8 @@
 #include "core/json_rewrite.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,21 +26,26 @@
 namespace sutra::core {
 namespace {
 
-enum class Kind : std::uint8_t { object, array, string, key, scalar };
-
+// At 16 bytes a node the tree of a 50 MB document stays small; offsets are 32-bit, so documents
+// of 4 GiB or more are not rewritten.
 struct Node {
-    std::uint64_t begin = 0;
-    std::uint64_t end = 0;
+    std::uint32_t begin = 0;
+    std::uint32_t end = 0;
     std::uint32_t next = 0;  // index just past this node's subtree, i.e. its next sibling
     std::uint32_t count = 0; // members of an object, items of an array
-    Kind kind = Kind::scalar;
 };
 
 // ---- scanning -------------------------------------------------------------------------------
 
-bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+bool is_ws(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_continuation(char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
 
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -59,8 +66,12 @@ long hex4(std::string_view s, std::size_t pos) {
     return v;
 }
 
-bool is_high_surrogate(long v) { return v >= 0xD800 && v <= 0xDBFF; }
-bool is_low_surrogate(long v) { return v >= 0xDC00 && v <= 0xDFFF; }
+bool is_high_surrogate(long v) {
+    return v >= 0xD800 && v <= 0xDBFF;
+}
+bool is_low_surrogate(long v) {
+    return v >= 0xDC00 && v <= 0xDFFF;
+}
 
 // Length of the well-formed UTF-8 sequence at `pos` (RFC 3629: no overlongs, no surrogates,
 // nothing above U+10FFFF), or 0.
@@ -170,8 +181,8 @@ bool scan_literal(std::string_view s, std::size_t& pos, std::string_view word) {
 }
 
 // Validates a document whose top level is an object or array. With `nodes` it also records the
-// tree; without, it only validates (is_json_document). Containers are tracked on an explicit
-// stack, so depth costs memory, not call frames.
+// tree; without, it only validates and counts nodes (values and keys), so the tree can be sized
+// exactly. Containers are tracked on an explicit stack, so depth costs memory, not call frames.
 class Scanner {
 public:
     Scanner(std::string_view s,
@@ -179,6 +190,9 @@ public:
             std::uint64_t max_nodes,
             std::vector<Node>* nodes)
         : s_(s), max_depth_(max_depth), max_nodes_(max_nodes), nodes_(nodes) {}
+
+    /// Values and keys seen, after run().
+    std::uint64_t nodes() const { return nodes_seen_; }
 
     bool run() {
         skip_ws();
@@ -234,11 +248,12 @@ private:
     }
 
     // Adds a node; its `next` is provisional (right for leaves, fixed on close for containers).
-    bool add(Kind kind, std::uint64_t begin, std::uint64_t end, std::uint32_t& index) {
+    bool add(std::size_t begin, std::size_t end, std::uint32_t& index) {
+        if (++nodes_seen_ >= std::numeric_limits<std::uint32_t>::max()) return false;
         if (!nodes_) return true;
-        if (nodes_->size() >= std::numeric_limits<std::uint32_t>::max() - 1) return false;
         index = static_cast<std::uint32_t>(nodes_->size());
-        nodes_->push_back(Node{begin, end, index + 1, 0, kind});
+        nodes_->push_back(
+            Node{static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), index + 1, 0});
         return true;
     }
 
@@ -246,7 +261,7 @@ private:
         if (s_[pos_] != '"') return false;
         const std::size_t begin = pos_;
         std::uint32_t index = 0;
-        if (!scan_string(s_, pos_) || !add(Kind::key, begin, pos_, index)) return false;
+        if (!scan_string(s_, pos_) || !add(begin, pos_, index)) return false;
         skip_ws();
         if (pos_ >= s_.size() || s_[pos_] != ':') return false;
         ++pos_;
@@ -262,16 +277,14 @@ private:
         if (c == '{' || c == '[') {
             if (stack_.size() >= max_depth_) return false;
             const bool object = c == '{';
-            if (!add(object ? Kind::object : Kind::array, begin, 0, index)) return false;
+            if (!add(begin, 0, index)) return false;
             stack_.push_back(Open{index, object});
             ++pos_;
             expect_ = object ? Expect::first_key : Expect::first_item;
             return true;
         }
-        Kind kind = Kind::scalar;
         bool ok = false;
         if (c == '"') {
-            kind = Kind::string;
             ok = scan_string(s_, pos_);
         } else if (c == '-' || is_digit(c)) {
             ok = scan_number(s_, pos_);
@@ -282,7 +295,7 @@ private:
         } else if (c == 'n') {
             ok = scan_literal(s_, pos_, "null");
         }
-        if (!ok || !add(kind, begin, pos_, index)) return false;
+        if (!ok || !add(begin, pos_, index)) return false;
         finish_value();
         return true;
     }
@@ -293,7 +306,7 @@ private:
         ++pos_;
         if (nodes_) {
             Node& n = (*nodes_)[open.node];
-            n.end = pos_;
+            n.end = static_cast<std::uint32_t>(pos_);
             n.next = static_cast<std::uint32_t>(nodes_->size());
         }
         finish_value();
@@ -315,6 +328,7 @@ private:
     std::vector<Node>* nodes_;
     std::vector<Open> stack_;
     std::uint64_t values_ = 0;
+    std::uint64_t nodes_seen_ = 0;
     Expect expect_ = Expect::value;
     bool done_ = false;
 };
@@ -412,16 +426,16 @@ public:
         : s_(s), nodes_(nodes), lines_(lines), measure_(measure), pretty_(pretty),
           trailing_newline_(trailing_newline) {}
 
+    /// The size render() gives the plan for these limits under the measuring context, found
+    /// without building the text, so tightening passes over a huge document stay cheap.
+    std::uint64_t measure(const Limits& limits) {
+        run(limits, true);
+        measured_ = limits;
+        return size_;
+    }
+
     Plan build(const Limits& limits) {
-        limits_ = limits;
-        plan_ = Plan{};
-        plan_.shape = Shape::json;
-        cur_.clear();
-        stack_.clear();
-        value(0);
-        while (!stack_.empty()) step();
-        if (trailing_newline_) cur_ += '\n';
-        flush();
+        run(limits, false);
         plan_.rules.push_back("json");
         const auto has = [&](Reason r) {
             return std::any_of(plan_.elisions.begin(), plan_.elisions.end(),
@@ -433,6 +447,48 @@ public:
     }
 
 private:
+    void run(const Limits& limits, bool counting) {
+        limits_ = limits;
+        counting_ = counting;
+        size_ = 0;
+        plan_ = Plan{};
+        plan_.shape = Shape::json;
+        cur_.clear();
+        stack_.clear();
+        if (counting) {
+            segments_.clear();
+            segment_start_ = 0;
+        }
+        next_segment_ = 0;
+        reserve_segment();
+        value(0);
+        while (!stack_.empty()) step();
+        if (trailing_newline_) emit('\n');
+        if (counting) segments_.push_back(size_ - segment_start_);
+        flush();
+    }
+
+    // Building after measuring the same limits, each run of kept text gets its exact size up
+    // front: a 50 MB view is written once, not regrown.
+    void reserve_segment() {
+        if (counting_ || measured_ != limits_ || next_segment_ >= segments_.size()) return;
+        cur_.reserve(static_cast<std::size_t>(segments_[next_segment_++]));
+    }
+
+    void emit(std::string_view text) {
+        if (counting_)
+            size_ += text.size();
+        else
+            cur_ += text;
+    }
+
+    void emit(char c) {
+        if (counting_)
+            ++size_;
+        else
+            cur_ += c;
+    }
+
     // An open container being rendered.
     struct Frame {
         std::uint32_t node = 0;
@@ -442,6 +498,7 @@ private:
         bool object = false;
         bool elide = false;
         Elision elision;
+        std::size_t marker_size = 0;
     };
 
     std::string_view raw(const Node& n) const {
@@ -466,6 +523,10 @@ private:
 
     void newline(std::size_t depth) {
         if (!pretty_) return;
+        if (counting_) {
+            size_ += 1 + 2 * depth;
+            return;
+        }
         cur_ += '\n';
         cur_.append(2 * depth, ' ');
     }
@@ -478,9 +539,17 @@ private:
         cur_.clear();
     }
 
-    void marker(const Elision& e, Piece::Json json) {
-        flush();
+    // `size` is the escaped marker's length, already known to the caller.
+    void marker(const Elision& e, Piece::Json json, std::size_t size) {
         plan_.elisions.push_back(e);
+        if (counting_) {
+            segments_.push_back(size_ - segment_start_);
+            size_ += size + (json == Piece::Json::element ? 2 : 0);
+            segment_start_ = size_;
+            return;
+        }
+        flush();
+        reserve_segment();
         Piece p;
         p.elision = static_cast<int>(plan_.elisions.size() - 1);
         p.json = json;
@@ -491,24 +560,21 @@ private:
     // Renders a leaf, or opens a container (its children follow from step()).
     void value(std::uint32_t index) {
         const Node& n = nodes_[index];
-        switch (n.kind) {
-        case Kind::string:
+        const char first = s_[n.begin];
+        if (first == '"') {
             string_value(n);
             return;
-        case Kind::key:
-        case Kind::scalar:
-            cur_ += raw(n);
-            return;
-        case Kind::object:
-        case Kind::array:
-            break;
         }
-        const bool object = n.kind == Kind::object;
+        if (first != '{' && first != '[') {
+            emit(raw(n));
+            return;
+        }
+        const bool object = first == '{';
         if (n.count == 0) {
-            cur_ += object ? "{}" : "[]";
+            emit(object ? "{}" : "[]");
             return;
         }
-        cur_ += object ? '{' : '[';
+        emit(object ? '{' : '[');
         Frame f;
         f.node = index;
         f.child = index + 1;
@@ -521,7 +587,10 @@ private:
     // item with one walk over its children.
     void plan_array(const Node& n, Frame& f) const {
         const std::uint64_t count = n.count;
-        if (!limits_.arrays || count <= limits_.head + limits_.tail + 1) return;
+        // count > head + tail + 1, written so that huge limits cannot overflow
+        if (!limits_.arrays || count <= limits_.head || count - limits_.head <= limits_.tail ||
+            count - limits_.head - limits_.tail <= 1)
+            return;
         const std::uint64_t first = limits_.head;
         const std::uint64_t last = count - limits_.tail - 1;
         std::uint64_t begin = 0;
@@ -534,8 +603,10 @@ private:
         }
         Elision e = make_elision(Reason::array_items, begin, end);
         e.items = last - first + 1;
-        if (marker_size(e) + 2 >= end - begin) return; // the marker would not save anything
+        const std::size_t size = marker_size(e);
+        if (size + 2 >= end - begin) return; // the marker would not save anything
         f.elide = true;
+        f.marker_size = size;
         f.resume = child;
         f.elision = e;
     }
@@ -548,21 +619,21 @@ private:
             const bool object = f.object;
             stack_.pop_back();
             newline(stack_.size());
-            cur_ += object ? '}' : ']';
+            emit(object ? '}' : ']');
             return;
         }
-        if (f.k > 0) cur_ += ',';
+        if (f.k > 0) emit(',');
         newline(stack_.size());
         if (f.elide && f.k == limits_.head) {
-            marker(f.elision, Piece::Json::element);
+            marker(f.elision, Piece::Json::element, f.marker_size);
             f.child = f.resume;
             f.k += f.elision.items;
             return;
         }
         std::uint32_t item = f.child;
         if (f.object) {
-            cur_ += raw(nodes_[item]); // keys are never elided
-            cur_ += pretty_ ? ": " : ":";
+            emit(raw(nodes_[item])); // keys are never elided
+            emit(pretty_ ? ": " : ":");
             item = nodes_[item].next;
         }
         f.child = nodes_[item].next;
@@ -575,7 +646,7 @@ private:
     void string_value(const Node& n) {
         const std::string_view whole = raw(n);
         if (whole.size() <= limits_.max_string) {
-            cur_ += whole;
+            emit(whole);
             return;
         }
         const std::string_view content = whole.substr(1, whole.size() - 2);
@@ -587,19 +658,20 @@ private:
             content.size() > tail_keep ? content.size() - static_cast<std::size_t>(tail_keep) : 0;
         const std::size_t tail = unit_around(content, tail_at).second;
         if (tail <= head) {
-            cur_ += whole;
+            emit(whole);
             return;
         }
         const Elision e = make_elision(Reason::long_string, n.begin + 1 + head, n.begin + 1 + tail);
-        if (marker_size(e) >= tail - head) { // the marker would not save anything
-            cur_ += whole;
+        const std::size_t size = marker_size(e);
+        if (size >= tail - head) { // the marker would not save anything
+            emit(whole);
             return;
         }
-        cur_ += '"';
-        cur_ += content.substr(0, head);
-        marker(e, Piece::Json::inside_string);
-        cur_ += content.substr(tail);
-        cur_ += '"';
+        emit('"');
+        emit(content.substr(0, head));
+        marker(e, Piece::Json::inside_string, size);
+        emit(content.substr(tail));
+        emit('"');
     }
 
     std::string_view s_;
@@ -610,7 +682,14 @@ private:
     bool trailing_newline_;
     Limits limits_;
     Plan plan_;
-    std::string cur_;
+    bool counting_ = false;
+    std::uint64_t size_ = 0; // bytes emitted while counting
+    // Kept-text sizes between markers from the last measure, for the limits in `measured_`.
+    std::vector<std::uint64_t> segments_;
+    std::uint64_t segment_start_ = 0;
+    std::size_t next_segment_ = 0;
+    std::optional<Limits> measured_;
+    std::string cur_; // kept text since the last marker
     std::vector<Frame> stack_;
 };
 
@@ -638,12 +717,16 @@ bool is_json_document(std::string_view bytes, std::uint32_t max_depth, std::uint
 
 std::optional<Plan> rewrite_json(std::string_view bytes, const JsonOptions& options) {
     try {
+        if (bytes.size() >= std::numeric_limits<std::uint32_t>::max()) return {};
+        Scanner check(bytes, options.max_depth, options.max_nodes, nullptr);
+        if (!check.run()) return {};
         std::vector<Node> nodes;
+        nodes.reserve(static_cast<std::size_t>(check.nodes()));
         if (!Scanner(bytes, options.max_depth, options.max_nodes, &nodes).run()) return {};
         const bool pretty = bytes.find('\n') != std::string_view::npos;
         const bool trailing_newline =
-            pretty && bytes.find('\n', static_cast<std::size_t>(nodes[0].end)) !=
-                          std::string_view::npos;
+            pretty &&
+            bytes.find('\n', static_cast<std::size_t>(nodes[0].end)) != std::string_view::npos;
         const Lines lines(bytes);
         Renderer renderer(bytes, nodes, lines, options.measure, pretty, trailing_newline);
 
@@ -652,13 +735,12 @@ std::optional<Plan> rewrite_json(std::string_view bytes, const JsonOptions& opti
         const Limits floor{std::min<std::uint64_t>(limits.max_string, 64),
                            std::min<std::uint64_t>(limits.head, 1),
                            std::min<std::uint64_t>(limits.tail, 1), limits.arrays};
-        Plan plan = renderer.build(limits);
-        while (render(plan, options.measure).size() > options.target_bytes) {
+        while (renderer.measure(limits) > options.target_bytes) {
             const Limits next = tighten(limits, floor);
             if (next == limits) break; // nothing left to tighten: the caller decides
             limits = next;
-            plan = renderer.build(limits);
         }
+        Plan plan = renderer.build(limits);
         if (plan.elisions.empty()) return {};
         return plan;
     } catch (...) {

@@ -48,6 +48,7 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 bool is_section_header(std::string_view l) {
     // pytest/unittest: "_____ test_x _____", "===== FAILURES =====", "----- Captured -----"
+    if (l.empty() || (l[0] != '_' && l[0] != '=' && l[0] != '-')) return false;
     for (char c : {'_', '=', '-'}) {
         const std::string three(3, c);
         if (starts_with(l, three) && l.find(' ') != std::string_view::npos) {
@@ -140,7 +141,9 @@ private:
         }
         // The line that ends a Python traceback names the exception, whatever its name.
         for (std::size_t i = 0; i < m_n; ++i) {
-            if (!starts_with(text(i), "Traceback (most recent call last)")) continue;
+            const std::string_view t = text(i);
+            if (t.empty() || t[0] != 'T' || !starts_with(t, "Traceback (most recent call last)"))
+                continue;
             std::size_t j = i + 1;
             while (j < m_n && !text(j).empty() && (text(j)[0] == ' ' || text(j)[0] == '\t')) ++j;
             if (j < m_n && j > i + 1 && !is_blank(text(j))) m_level[j] = Level::critical;
