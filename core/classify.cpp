@@ -137,45 +137,39 @@ constexpr std::size_t k_signature_span = 512;
 } // namespace
 
 std::uint64_t shape_signature(std::string_view raw) {
+    // One pass. A token holding a separator is a path: what was written of it is rewound and
+    // one placeholder stands for it.
     const std::string_view line = strip_ending(raw).substr(0, k_signature_span);
     const auto* s = reinterpret_cast<const unsigned char*>(line.data());
     const std::size_t n = line.size();
     char norm[k_signature_span];
     std::size_t out = 0;
+    std::size_t token_out = 0; // where the current token starts in norm
     std::size_t i = 0;
     while (i < n) {
-        if (k_class[s[i]] == space) {
+        const unsigned char k = k_class[s[i]];
+        if (k == space) {
             while (i < n && k_class[s[i]] == space) ++i;
             norm[out++] = ' ';
-            continue;
-        }
-        // One whitespace-separated token: a path if it holds a separator.
-        std::size_t j = i;
-        bool has_sep = false;
-        while (j < n && k_class[s[j]] != space) has_sep |= k_class[s[j++]] == sep;
-        if (has_sep) {
+            token_out = out;
+        } else if (k == sep) {
+            out = token_out;
             norm[out++] = 'P';
-            i = j;
-            continue;
-        }
-        while (i < j) {
-            const unsigned char k = k_class[s[i]];
-            if (k != digit && k != hexletter) {
-                norm[out++] = static_cast<char>(s[i++]);
-                continue;
-            }
-            // A run of hex holding a digit, 7+ long, is an id or hash; a run of digits is a
-            // number. Either way one placeholder.
+            while (i < n && k_class[s[i]] != space) ++i;
+        } else if (k == other) {
+            norm[out++] = static_cast<char>(s[i++]);
+        } else {
+            // A run of hex holding a digit, 7+ long, is an id or hash: one placeholder.
+            // Otherwise digit runs collapse and letters stay.
             std::size_t e = i;
             bool any_digit = false;
-            while (e < j && (k_class[s[e]] == digit || k_class[s[e]] == hexletter))
+            while (e < n && (k_class[s[e]] == digit || k_class[s[e]] == hexletter))
                 any_digit |= k_class[s[e++]] == digit;
             if (any_digit && e - i >= 7) {
                 norm[out++] = '0';
                 i = e;
                 continue;
             }
-            // Otherwise digits collapse and letters stay, in one pass over the run.
             while (i < e) {
                 if (k_class[s[i]] == digit) {
                     while (i < e && k_class[s[i]] == digit) ++i;

@@ -44,53 +44,44 @@ bool is_hunk_header(std::string_view line) {
 
 } // namespace
 
-namespace {
-
-// Positions where `needle` occurs at the start of a line, found with memmem (vectorised), so a
-// 100 MB log is scanned in milliseconds.
-template <class F> bool any_at_line_start(std::string_view s, std::string_view needle, F&& check) {
+bool contains_diff(std::string_view s) {
+    // One pass over line starts: only lines beginning with 'd', '+' or 'F' need a closer look.
+    std::string_view prev, prev2; // the two lines before this one
     std::size_t pos = 0;
     while (pos < s.size()) {
-        const void* hit = ::memmem(s.data() + pos, s.size() - pos, needle.data(), needle.size());
-        if (!hit) return false;
-        const auto at = static_cast<std::size_t>(static_cast<const char*>(hit) - s.data());
-        if ((at == 0 || s[at - 1] == '\n') && check(at)) return true;
-        pos = at + 1;
+        const void* nl = std::memchr(s.data() + pos, '\n', s.size() - pos);
+        const std::size_t end =
+            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - s.data()) : s.size();
+        std::string_view line = s.substr(pos, end - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (!line.empty()) {
+            switch (line[0]) {
+            case 'd':
+                if (starts_with(line, "diff --git ") || starts_with(line, "diff --cc ") ||
+                    starts_with(line, "diff --combined "))
+                    return true;
+                break;
+            case '@':
+                // "--- a" then "+++ b" then a hunk header.
+                if (starts_with(prev, "+++ ") && starts_with(prev2, "--- ") &&
+                    is_hunk_header(line))
+                    return true;
+                break;
+            case 'F':
+                // format-patch mail: "From <40 hex> Mon Sep 17 00:00:00 2001"
+                if (starts_with(line, "From ") && line.size() >= 45 &&
+                    line.find(" Mon Sep 17 00:00:00 2001") != std::string_view::npos)
+                    return true;
+                break;
+            default:
+                break;
+            }
+        }
+        prev2 = prev;
+        prev = line;
+        pos = end + 1;
     }
     return false;
-}
-
-std::string_view line_at(std::string_view s, std::size_t at) {
-    const std::size_t nl = s.find('\n', at);
-    std::string_view l = s.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
-    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    return l;
-}
-
-} // namespace
-
-bool contains_diff(std::string_view s) {
-    if (any_at_line_start(s, "diff --", [&](std::size_t at) {
-            const std::string_view l = line_at(s, at);
-            return starts_with(l, "diff --git ") || starts_with(l, "diff --cc ") ||
-                   starts_with(l, "diff --combined ");
-        }))
-        return true;
-    // "--- a" then "+++ b" then a hunk header.
-    if (any_at_line_start(s, "+++ ", [&](std::size_t at) {
-            if (at < 2) return false;
-            const std::size_t prev = s.rfind('\n', at - 2);
-            const std::size_t prev_start = prev == std::string_view::npos ? 0 : prev + 1;
-            if (!starts_with(s.substr(prev_start), "--- ")) return false;
-            const std::size_t nl = s.find('\n', at);
-            return nl != std::string_view::npos && is_hunk_header(line_at(s, nl + 1));
-        }))
-        return true;
-    // format-patch mail: "From <40 hex> Mon Sep 17 00:00:00 2001"
-    return any_at_line_start(s, "From ", [&](std::size_t at) {
-        const std::string_view l = line_at(s, at);
-        return l.size() >= 45 && l.find(" Mon Sep 17 00:00:00 2001") != std::string_view::npos;
-    });
 }
 
 Shape detect_shape(std::string_view s, std::string_view command) {

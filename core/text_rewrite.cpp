@@ -102,7 +102,6 @@ private:
     std::vector<std::string> m_cleaned;
     Noise m_noise;
     std::vector<Level> m_level;
-    std::vector<std::uint64_t> m_hash;
     std::vector<std::uint64_t> m_sig;
     std::vector<std::int32_t> m_fold_of; // index into m_folds, or -1
     std::vector<Fold> m_folds;
@@ -130,12 +129,10 @@ private:
 
     void classify() {
         m_level.resize(m_n);
-        m_hash.resize(m_n);
         m_sig.resize(m_n);
         for (std::size_t i = 0; i < m_n; ++i) {
             const std::string_view t = text(i);
             m_level[i] = m_keys.level(t);
-            m_hash[i] = content_hash(t);
             m_sig[i] = shape_signature(t);
             if (m_level[i] < Level::notable && is_section_header(t)) m_level[i] = Level::notable;
         }
@@ -151,7 +148,9 @@ private:
     }
 
     bool same_line(std::size_t a, std::size_t b) const {
-        return m_hash[a] == m_hash[b] && text(a) == text(b);
+        // Lengths differ for most pairs, so this rarely reaches the byte comparison.
+        const std::string_view x = text(a), y = text(b);
+        return x.size() == y.size() && x == y;
     }
 
     std::uint64_t bytes_of(std::size_t first, std::size_t last) const {
@@ -162,7 +161,7 @@ private:
         std::vector<Fold> repeats;
         for (std::size_t i = 0; i < m_n;) {
             std::size_t advanced = 0;
-            for (std::size_t k = 1; k <= 4 && !advanced; ++k) {
+            for (std::size_t k = 1; k <= 4 && !advanced && i + 2 * k <= m_n; ++k) {
                 // Copies of the block [i, i+k) that follow one another.
                 std::size_t copies = 1;
                 while (i + (copies + 1) * k <= m_n) {
