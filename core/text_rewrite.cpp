@@ -75,17 +75,22 @@ public:
         classify();
         find_folds();
         Plan best;
-        // Tighten until the view fits the ceiling: halve the budget, then drop context.
+        // Tighten until the view fits the ceiling: halve the budget, then drop context, then
+        // show fewer critical lines (from both ends). Many scattered errors cost a marker per
+        // gap, so the critical lines alone fitting is not enough.
         std::uint64_t budget = m_opt.budget_bytes;
         bool context = true;
-        for (int attempt = 0; attempt < 8; ++attempt) {
+        m_critical_room =
+            m_opt.ceiling > 4 * k_marker_cost ? m_opt.ceiling - 4 * k_marker_cost : m_opt.ceiling;
+        for (int attempt = 0; attempt < 24; ++attempt) {
             select(budget, context);
             Plan p = build();
             const std::uint64_t size = render(p, m_opt.measure).size();
             best = std::move(p);
             if (size <= m_opt.ceiling) break;
             if (budget > 512) budget /= 2;
-            else context = false;
+            else if (context) context = false;
+            else m_critical_room = m_critical_room * 2 / 3;
         }
         return best;
     }
@@ -106,6 +111,7 @@ private:
     std::vector<std::int32_t> m_fold_of; // index into m_folds, or -1
     std::vector<Fold> m_folds;
     std::vector<State> m_state;
+    std::uint64_t m_critical_room = 0; // bytes of critical lines shown at most
     bool m_used_ansi = false;
     bool m_used_redraw = false;
 
@@ -246,8 +252,7 @@ private:
             if (m_level[i] == Level::critical && m_state[i] != State::folded) critical.push_back(i);
         std::uint64_t critical_bytes = 0;
         for (std::size_t i : critical) critical_bytes += shown_size(i);
-        const std::uint64_t room = m_opt.ceiling > 4 * k_marker_cost ? m_opt.ceiling - 4 * k_marker_cost
-                                                                     : m_opt.ceiling;
+        const std::uint64_t room = m_critical_room;
         if (critical_bytes > room) {
             // Too many to show: keep them from both ends, first errors and the final ones.
             std::uint64_t used = 0;

@@ -14,6 +14,12 @@ int cmd_compress(const Args& args);
 int cmd_restore(const Args& args);
 int cmd_stats(const Args& args);
 int cmd_config(const Args& args);
+int cmd_mcp(const Args& args);
+int cmd_tokens(const Args& args);
+int cmd_detect(const Args& args);
+int cmd_install(const Args& args);
+int cmd_uninstall(const Args& args);
+int cmd_doctor(const Args& args);
 
 /// Prints `sutra: error: MESSAGE` to stderr.
 void print_error(const std::string& message);

@@ -18,6 +18,12 @@ const char* const k_usage =
     "      print bytes of a stored original (bytes A-B: zero-based, half-open; lines: one-based)\n"
     "  stats [--json]      savings per tool and shape, restores by outcome\n"
     "  config              the effective settings and where each came from\n"
+    "  mcp                 serve sutra's tools over MCP (stdio)\n"
+    "  tokens [FILE] [--encoding o200k|cl100k]   count tokens exactly\n"
+    "  detect              which agent hosts are present and hooked\n"
+    "  install [--client NAME] [--dry-run]     add sutra's hook to a host (backs files up)\n"
+    "  uninstall [--client NAME] [--dry-run]   remove it (restores the original bytes)\n"
+    "  doctor              run a sample through each installed hook\n"
     "  --version           the version\n";
 
 } // namespace
@@ -42,6 +48,12 @@ int main(int argc, char** argv) {
         if (command == "restore") return sutra::host::cmd_restore(args);
         if (command == "stats") return sutra::host::cmd_stats(args);
         if (command == "config") return sutra::host::cmd_config(args);
+        if (command == "mcp") return sutra::host::cmd_mcp(args);
+        if (command == "tokens") return sutra::host::cmd_tokens(args);
+        if (command == "detect") return sutra::host::cmd_detect(args);
+        if (command == "install") return sutra::host::cmd_install(args);
+        if (command == "uninstall") return sutra::host::cmd_uninstall(args);
+        if (command == "doctor") return sutra::host::cmd_doctor(args);
         sutra::host::print_error("unknown command '" + command + "'");
         std::fputs(k_usage, stderr);
         return 2;

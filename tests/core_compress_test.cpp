@@ -141,6 +141,23 @@ TEST(Compress, StoreFailureMeansPassThrough) {
     EXPECT_EQ(view_of(r, in), in);
 }
 
+TEST(Compress, ManyScatteredErrorsStillFitTheCeiling) {
+    // One line in twenty is an error: the critical lines alone nearly fill the ceiling and each
+    // gap costs a marker, so some errors must go inside markers rather than the whole passing.
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::string in;
+    for (int i = 0; i < 30000; ++i) {
+        if (i % 20 == 7) in += "\x1b[31mERROR\x1b[0m fetch request " + std::to_string(i) + " failed\n";
+        else in += "[" + std::to_string(i % 97) + "] build step " + std::to_string(i) + " took " + std::to_string(i % 13) + "ms\n";
+    }
+    const Response r = run(in, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    EXPECT_LE(r.view.size(), c.max_view_bytes);
+    EXPECT_NE(r.view.find("fetch request 7 failed"), std::string::npos);     // the first
+    EXPECT_NE(r.view.find("fetch request 29987 failed"), std::string::npos); // the last
+}
+
 TEST(Compress, NeverWorseOnIncompressibleText) {
     TempDir dir;
     const Config c = test::test_config(dir.path);

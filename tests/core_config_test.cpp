@@ -71,7 +71,7 @@ TEST(ConfigTest, DefaultsWhenFileEmptyAndNoEnv) {
     EXPECT_EQ(c.max_total_bytes, d.max_total_bytes);
     EXPECT_EQ(c.max_entries, d.max_entries);
     EXPECT_EQ(c.ttl_seconds, d.ttl_seconds);
-    EXPECT_TRUE(c.fsync);
+    EXPECT_FALSE(c.fsync);
     EXPECT_EQ(c.restore_max_bytes, d.restore_max_bytes);
     EXPECT_TRUE(c.stats_enabled);
     EXPECT_EQ(c.stats_max_bytes, d.stats_max_bytes);
@@ -122,7 +122,7 @@ TEST(ConfigTest, FileOverridesDefaultsWithLineSources) {
                              "max_total_bytes = 2048\n"
                              "max_entries = 7\n"
                              "ttl_seconds = 60\n"
-                             "fsync = false\n"
+                             "fsync = true\n"
                              "[restore]\n"
                              "max_bytes = 65536\n"
                              "[stats]\n"
@@ -142,7 +142,7 @@ TEST(ConfigTest, FileOverridesDefaultsWithLineSources) {
     EXPECT_EQ(c.max_total_bytes, 2048u);
     EXPECT_EQ(c.max_entries, 7u);
     EXPECT_EQ(c.ttl_seconds, 60);
-    EXPECT_FALSE(c.fsync);
+    EXPECT_TRUE(c.fsync);
     EXPECT_EQ(c.restore_max_bytes, 65536u);
     EXPECT_FALSE(c.stats_enabled);
     EXPECT_EQ(c.stats_max_bytes, 999u);

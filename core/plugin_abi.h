@@ -1,0 +1,78 @@
+/* sutra adapter plugin ABI, version 1. C-compatible: an adapter may be written in any language
+ * that can export a C function.
+ *
+ * A module exports exactly one symbol, `sutra_plugin_entry`, returning a pointer to a static
+ * descriptor. The dispatcher checks `abi_version` and `struct_size` before touching any other
+ * field, so later versions may append fields without breaking older modules.
+ *
+ * Every function takes UTF-8 JSON text (pointer + length, not necessarily NUL-terminated) and
+ * returns a NUL-terminated string allocated by the module, which the dispatcher releases with the
+ * module's own `free_string`. A NULL return means "error": the dispatcher fails open. No function
+ * may throw or longjmp across this boundary.
+ *
+ * The lifecycle of one hook call (see docs/adapters.md):
+ *   1. decode(payload) -> {"action":"compress"|"pass", "output", "tool", "command",
+ *      "exit_code", "namespace", "mode", "read_file":{"path","size","allowed_dir"},
+ *      "route":{"kind":"cli"|"mcp","tool"}, "reason"}
+ *      When `read_file` is present the dispatcher (not the module) reads that file under every
+ *      safety check and uses its bytes as the output; any failed check means pass-through.
+ *   2. the dispatcher runs the core and, only when the core rewrote the output,
+ *   3. encode(payload, result) -> the exact bytes to print on the hook's stdout; an empty string
+ *      means print nothing (the host keeps its original result). `result` is
+ *      {"view","rewritten","id","original_bytes"}.
+ * install/uninstall/detect/doctor take an options object ({"host_program","dry_run"}) and return
+ * a result object; see docs/adapters.md for their fields.
+ */
+#ifndef SUTRA_PLUGIN_ABI_H
+#define SUTRA_PLUGIN_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+#define SUTRA_PLUGIN_NOEXCEPT noexcept
+extern "C" {
+#else
+#define SUTRA_PLUGIN_NOEXCEPT
+#endif
+
+#define SUTRA_PLUGIN_ABI_VERSION 1u
+#define SUTRA_PLUGIN_ENTRY_SYMBOL "sutra_plugin_entry"
+
+/** Returns an allocated JSON (or output) string, or NULL on error. */
+typedef char* (*sutra_plugin_call_fn)(const char* json, size_t json_len) SUTRA_PLUGIN_NOEXCEPT;
+
+typedef struct sutra_plugin_v1 {
+    uint32_t abi_version; /**< SUTRA_PLUGIN_ABI_VERSION the module was built against */
+    uint32_t struct_size; /**< sizeof(sutra_plugin_v1) in the module */
+    const char* name;     /**< adapter name, e.g. "claude"; static storage */
+    const char* description;
+
+    /** Hook payload -> normalized request (see above). */
+    sutra_plugin_call_fn decode;
+    /** Hook payload + core result -> bytes for the hook's stdout ("" = pass through). */
+    char* (*encode)(const char* payload,
+                    size_t payload_len,
+                    const char* result,
+                    size_t result_len) SUTRA_PLUGIN_NOEXCEPT;
+    sutra_plugin_call_fn install;
+    sutra_plugin_call_fn uninstall;
+    sutra_plugin_call_fn detect;
+    sutra_plugin_call_fn doctor;
+    /** Releases a string returned by any function above. NULL is ignored. */
+    void (*free_string)(char* text) SUTRA_PLUGIN_NOEXCEPT;
+} sutra_plugin_v1;
+
+typedef const sutra_plugin_v1* (*sutra_plugin_entry_fn)(void);
+
+#if defined(_WIN32)
+#define SUTRA_PLUGIN_EXPORT __declspec(dllexport)
+#else
+#define SUTRA_PLUGIN_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SUTRA_PLUGIN_ABI_H */

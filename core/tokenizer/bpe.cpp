@@ -1,0 +1,177 @@
+// Byte-pair encoding, the second half of tiktoken's encoder (the first half, splitting text
+// into pre-tokens, is pretokenize.cpp).
+//
+// The algorithm. A pre-token is a short byte string, usually a word with its leading space.
+// It starts as one part per byte. Every adjacent pair of parts whose concatenation is a token
+// has that token's rank; lower ranks were learned earlier and merge first. Repeat: take the
+// pair with the lowest rank, the leftmost one on a tie, and merge it into one part; the ranks
+// of the two pairs that now touch the merged part change. Stop when no pair is a token. The
+// parts left are the tokens, and their ranks are the token ids. This order is what OpenAI's
+// tiktoken (`byte_pair_merge` in its Rust core) implements, and exact counts need exactly it:
+// a different tie-break or a merge over a stale rank gives different tokens on real text.
+//
+// Fast paths, because almost all pieces are short and common:
+//   - a piece that is itself a token is one token (one hash lookup, no merging); this is most
+//     English words and the common runs of spaces;
+//   - the initial pair ranks come from a 65,536-entry direct table, not the hash table;
+//   - a concatenation longer than the longest token (128 bytes) is never looked up.
+//
+// Two merge loops with identical results:
+//   - merge_scan, for pieces up to k_scan_limit bytes, mirrors tiktoken: a vector of
+//     (start, rank) parts, a linear scan for the minimum and an erase per merge. O(n^2) in the
+//     piece length, but tiny constants and no allocation, so it wins for real words.
+//   - merge_heap, for longer pieces (a long run of one character, a base64 blob with no
+//     spaces), keeps the parts as a linked list over byte offsets and the pair ranks in a
+//     binary min-heap keyed (rank, start offset), so a 1 MB piece costs O(n log n), not 10^12.
+//     Stale heap entries are not removed; an entry is acted on only if its part is still alive
+//     and its pair still has that rank. Such an entry describes a current pair, and since every
+//     current pair has an entry, the top valid entry is the global minimum, leftmost on ties:
+//     the same choice the scan makes.
+
+#include "core/tokenizer/bpe.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace sutra::core::tokenizer {
+namespace {
+
+constexpr std::size_t k_scan_limit = 128;
+constexpr std::uint32_t k_none = RankTable::k_none;
+constexpr std::uint32_t k_dead = UINT32_MAX; // m_next value of a part merged into its left
+
+} // namespace
+
+std::uint32_t
+BytePairEncoder::rank_of(std::string_view piece, std::size_t begin, std::size_t end) const {
+    if (end - begin > m_table.max_token_bytes()) return k_none;
+    return m_table.find(piece.substr(begin, end - begin));
+}
+
+std::size_t BytePairEncoder::count(std::string_view piece) {
+    if (piece.size() <= 1) return piece.size();
+    if (m_table.find(piece) != k_none) return 1;
+    return merge(piece);
+}
+
+void BytePairEncoder::encode(std::string_view piece, std::vector<std::uint32_t>& out) {
+    if (piece.empty()) return;
+    if (piece.size() == 1) {
+        out.push_back(m_table.byte_rank(static_cast<unsigned char>(piece[0])));
+        return;
+    }
+    if (const std::uint32_t rank = m_table.find(piece); rank != k_none) {
+        out.push_back(rank);
+        return;
+    }
+    merge(piece);
+    for (std::size_t i = 0; i + 1 < m_bounds.size(); ++i) {
+        // Every part left is a token: it is a single byte or the result of a merge.
+        out.push_back(rank_of(piece, m_bounds[i], m_bounds[i + 1]));
+    }
+}
+
+std::size_t BytePairEncoder::merge(std::string_view piece) {
+    return piece.size() <= k_scan_limit ? merge_scan(piece) : merge_heap(piece);
+}
+
+std::size_t BytePairEncoder::merge_scan(std::string_view piece) {
+    const std::size_t n = piece.size();
+    m_parts.clear();
+    std::uint32_t min_rank = k_none;
+    std::size_t min_index = 0;
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        const std::uint32_t rank = m_table.find_pair(static_cast<unsigned char>(piece[i]),
+                                                     static_cast<unsigned char>(piece[i + 1]));
+        if (rank < min_rank) {
+            min_rank = rank;
+            min_index = i;
+        }
+        m_parts.push_back({static_cast<std::uint32_t>(i), rank});
+    }
+    m_parts.push_back({static_cast<std::uint32_t>(n - 1), k_none});
+    m_parts.push_back({static_cast<std::uint32_t>(n), k_none});
+
+    // The rank of parts i and i+1 merged, where part i+1 ends at parts[i + 2].start; parts is
+    // read before the erase, so the merged pair spans parts[i] .. parts[i + 3].
+    const auto merged_rank = [&](std::size_t i) {
+        if (i + 3 >= m_parts.size()) return k_none;
+        return rank_of(piece, m_parts[i].start, m_parts[i + 3].start);
+    };
+    while (min_rank != k_none) {
+        const std::size_t i = min_index;
+        if (i > 0) m_parts[i - 1].rank = merged_rank(i - 1);
+        m_parts[i].rank = merged_rank(i);
+        m_parts.erase(m_parts.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+
+        min_rank = k_none;
+        for (std::size_t k = 0; k + 1 < m_parts.size(); ++k) {
+            if (m_parts[k].rank < min_rank) {
+                min_rank = m_parts[k].rank;
+                min_index = k;
+            }
+        }
+    }
+    m_bounds.clear();
+    for (const Part& part : m_parts) m_bounds.push_back(part.start);
+    return m_parts.size() - 1;
+}
+
+std::size_t BytePairEncoder::merge_heap(std::string_view piece) {
+    const std::size_t n = piece.size();
+    // Parts are named by their start offset; n is the end sentinel.
+    m_next.resize(n + 1);
+    m_prev.resize(n + 1);
+    m_pair_rank.assign(n + 1, k_none);
+    m_heap.clear();
+    for (std::size_t i = 0; i <= n; ++i) {
+        m_next[i] = static_cast<std::uint32_t>(i + 1);
+        m_prev[i] = static_cast<std::uint32_t>(i - 1); // wraps for i == 0: never read
+    }
+    const auto key = [](std::uint32_t rank, std::size_t start) {
+        return (std::uint64_t{rank} << 32) | start;
+    };
+    const std::greater<std::uint64_t> min_first;
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        const std::uint32_t rank = m_table.find_pair(static_cast<unsigned char>(piece[i]),
+                                                     static_cast<unsigned char>(piece[i + 1]));
+        m_pair_rank[i] = rank;
+        if (rank != k_none) m_heap.push_back(key(rank, i));
+    }
+    std::make_heap(m_heap.begin(), m_heap.end(), min_first);
+
+    // Re-ranks part `at` against its (new) right neighbour.
+    const auto rerank = [&](std::uint32_t at) {
+        const std::uint32_t right = m_next[at];
+        const std::uint32_t rank = right >= n ? k_none : rank_of(piece, at, m_next[right]);
+        m_pair_rank[at] = rank;
+        if (rank != k_none) {
+            m_heap.push_back(key(rank, at));
+            std::push_heap(m_heap.begin(), m_heap.end(), min_first);
+        }
+    };
+
+    std::size_t parts = n;
+    while (!m_heap.empty()) {
+        std::pop_heap(m_heap.begin(), m_heap.end(), min_first);
+        const std::uint64_t top = m_heap.back();
+        m_heap.pop_back();
+        const auto rank = static_cast<std::uint32_t>(top >> 32);
+        const auto at = static_cast<std::uint32_t>(top);
+        if (m_next[at] == k_dead || m_pair_rank[at] != rank) continue; // stale
+
+        const std::uint32_t gone = m_next[at];
+        m_next[at] = m_next[gone];
+        m_prev[m_next[gone]] = at;
+        m_next[gone] = k_dead;
+        --parts;
+        rerank(at);
+        if (at > 0) rerank(m_prev[at]);
+    }
+    m_bounds.clear();
+    for (std::uint32_t at = 0; at < n; at = m_next[at]) m_bounds.push_back(at);
+    m_bounds.push_back(static_cast<std::uint32_t>(n));
+    return parts;
+}
+
+} // namespace sutra::core::tokenizer

@@ -1,0 +1,46 @@
+#pragma once
+// Byte-pair encoding of one pre-token (see the essay at the top of bpe.cpp).
+
+#include "core/tokenizer/rank_table.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace sutra::core::tokenizer {
+
+/// Splits pre-tokens into tokens exactly as tiktoken's byte_pair_merge does. Holds scratch
+/// buffers that are reused from piece to piece, so use one per thread; the table is shared.
+class BytePairEncoder {
+public:
+    explicit BytePairEncoder(const RankTable& table) : m_table(table) {}
+
+    /// The number of tokens `piece` encodes to. An empty piece has none.
+    std::size_t count(std::string_view piece);
+
+    /// Appends the token ids (ranks) of `piece` to `out`.
+    void encode(std::string_view piece, std::vector<std::uint32_t>& out);
+
+private:
+    // Splits `piece` into token boundaries, leaving them in m_bounds (start offsets plus the
+    // end); returns the token count.
+    std::size_t merge(std::string_view piece);
+    std::size_t merge_scan(std::string_view piece);
+    std::size_t merge_heap(std::string_view piece);
+    std::uint32_t rank_of(std::string_view piece, std::size_t begin, std::size_t end) const;
+
+    const RankTable& m_table;
+
+    struct Part {
+        std::uint32_t start;
+        std::uint32_t rank; // of this part merged with the next one
+    };
+    std::vector<Part> m_parts;
+    std::vector<std::uint32_t> m_bounds;
+    // Heap path only: a doubly linked list over byte offsets, and the pending merges.
+    std::vector<std::uint32_t> m_next, m_prev, m_pair_rank;
+    std::vector<std::uint64_t> m_heap;
+};
+
+} // namespace sutra::core::tokenizer

@@ -1,0 +1,296 @@
+// `sutra detect|install|uninstall|doctor`: each adapter module owns its host's files; this file
+// only finds the modules, passes them the dispatcher's absolute path and prints their answers.
+
+#include "host/cli.hpp"
+#include "host/plugin_registry.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace sutra::host {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// sutra-host beside us (installed bin/), else <build>/bin/sutra-host for a build-tree `sutra`.
+std::string host_program() {
+    const fs::path dir = executable_dir();
+    for (const fs::path& p : {dir / "sutra-host", dir.parent_path() / "bin/sutra-host"}) {
+        std::error_code ec;
+        if (fs::is_regular_file(p, ec)) return fs::weakly_canonical(p, ec).string();
+    }
+    return {};
+}
+
+struct Selection {
+    std::string client;
+    bool dry_run = false;
+    bool ok = true;
+};
+
+Selection parse_args(const Args& args, bool allow_dry_run) {
+    Selection s;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--client" && i + 1 < args.size()) {
+            s.client = args[++i];
+        } else if (args[i] == "--dry-run" && allow_dry_run) {
+            s.dry_run = true;
+        } else {
+            print_error("unexpected argument '" + args[i] + "'");
+            s.ok = false;
+        }
+    }
+    return s;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const auto nl = text.find('\n', start);
+        const auto end = nl == std::string::npos ? text.size() : nl;
+        out.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+// A line diff (LCS) with long unchanged runs folded: the exact change a dry run would make.
+void print_diff(const std::string& before, const std::string& after) {
+    const auto a = split_lines(before);
+    const auto b = split_lines(after);
+    if (a.size() * b.size() > 4'000'000) {
+        fmt::print("(file too large to diff; new content follows)\n{}", after);
+        return;
+    }
+    std::vector<std::vector<unsigned>> l(a.size() + 1, std::vector<unsigned>(b.size() + 1, 0));
+    for (std::size_t i = a.size(); i-- > 0;)
+        for (std::size_t j = b.size(); j-- > 0;)
+            l[i][j] = a[i] == b[j] ? l[i + 1][j + 1] + 1 : std::max(l[i + 1][j], l[i][j + 1]);
+    std::vector<std::pair<char, std::string>> rows;
+    std::size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+        if (i < a.size() && j < b.size() && a[i] == b[j]) {
+            rows.emplace_back(' ', a[i++]);
+            ++j;
+        } else if (i < a.size() && (j == b.size() || l[i + 1][j] >= l[i][j + 1])) {
+            rows.emplace_back('-', a[i++]); // removals first, as diff -u prints them
+        } else {
+            rows.emplace_back('+', b[j++]);
+        }
+    }
+    // Show changed rows with two rows of context; each run of other rows becomes one "…".
+    bool folded = false;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        bool near = false;
+        for (std::size_t d = (k >= 2 ? k - 2 : 0); d <= k + 2 && d < rows.size(); ++d)
+            near = near || rows[d].first != ' ';
+        if (near) {
+            fmt::print("{}{}\n", rows[k].first, rows[k].second);
+            folded = false;
+        } else if (!folded) {
+            fmt::print(" …\n");
+            folded = true;
+        }
+    }
+}
+
+// Prints one install/uninstall answer; returns false when the module reported failure.
+bool report(const std::string& client, const json& r, bool dry_run) {
+    if (!r.value("ok", false)) {
+        print_error(client + ": " + r.value("error", std::string("failed")));
+        return false;
+    }
+    for (const auto& f : r.value("files", json::array())) {
+        const std::string action = f.value("action", std::string());
+        const std::string path = f.value("path", std::string());
+        fmt::print("{}: {} {}{}\n", client, dry_run ? "would " + action : action, path,
+                   f.contains("backup") ? " (backup " + f["backup"].get<std::string>() + ")" : "");
+        if (dry_run) {
+            const std::string before =
+                f["before"].is_string() ? f["before"].get<std::string>() : "";
+            const std::string after = f["after"].is_string() ? f["after"].get<std::string>() : "";
+            fmt::print("--- {}{}\n+++ {}{}\n", path, f["before"].is_null() ? " (absent)" : "", path,
+                       f["after"].is_null() ? " (removed)" : "");
+            print_diff(before, after);
+        }
+    }
+    for (const auto& m : r.value("messages", json::array()))
+        fmt::print("{}: {}\n", client, m.get<std::string>());
+    if (!r.value("changed", false) && r.value("messages", json::array()).empty())
+        fmt::print("{}: nothing to do\n", client);
+    return true;
+}
+
+json call_json(const Plugin& plugin, Plugin::Op op, const json& options) {
+    const auto text = plugin.call(op, options.dump());
+    if (!text) return json{{"ok", false}, {"error", "the adapter module failed"}};
+    json r = json::parse(*text, nullptr, false);
+    if (!r.is_object())
+        return json{{"ok", false}, {"error", "the adapter returned no JSON object"}};
+    return r;
+}
+
+// Runs `op` on the chosen client, or on every registered one that `want` accepts.
+int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
+    const std::string program = host_program();
+    if (program.empty() && op == Plugin::Op::install) {
+        print_error("cannot find sutra-host next to sutra");
+        return 1;
+    }
+    PluginRegistry registry(default_locations());
+    for (const auto& p : registry.problems()) print_error(p);
+    if (!s.client.empty() && registry.find(s.client) == nullptr) {
+        print_error("no adapter named '" + s.client + "' (see sutra-host --list)");
+        return 2;
+    }
+    const json options = {{"host_program", program}, {"dry_run", s.dry_run}};
+    int failures = 0;
+    bool any = false;
+    for (const auto& e : registry.entries()) {
+        if (!s.client.empty() && e.name != s.client) continue;
+        auto plugin = registry.load(e.name);
+        if (!plugin) {
+            print_error(plugin.error());
+            ++failures;
+            continue;
+        }
+        if (s.client.empty()) {
+            // Without --client: only hosts that are present (install) or hold our hook (uninstall).
+            const json d = call_json(**plugin, Plugin::Op::detect, options);
+            const bool wanted =
+                op == Plugin::Op::install ? d.value("found", false) : d.value("installed", false);
+            if (!wanted) continue;
+        }
+        any = true;
+        if (!report(e.name, call_json(**plugin, op, options), s.dry_run)) ++failures;
+    }
+    if (!any && failures == 0) fmt::print("no client to {} (use --client NAME)\n", verb);
+    return failures == 0 ? 0 : 1;
+}
+
+// Runs `command` through the shell with `payload` on stdin, in a scratch store.
+std::string run_sample(const std::string& command, const std::string& payload, int& status) {
+    char dir_template[] = "/tmp/sutra-doctor-XXXXXX";
+    const char* dir = ::mkdtemp(dir_template);
+    if (dir == nullptr) {
+        status = -1;
+        return {};
+    }
+    const std::string input = std::string(dir) + "/payload.json";
+    if (FILE* f = std::fopen(input.c_str(), "wb")) {
+        std::fwrite(payload.data(), 1, payload.size(), f);
+        std::fclose(f);
+    }
+    const std::string line = "SUTRA_HOME='" + std::string(dir) + "/store' SUTRA_STATS=0 " +
+                             command + " < '" + input + "'";
+    std::string out;
+    if (FILE* p = ::popen(line.c_str(), "r")) {
+        char buf[4096];
+        std::size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+        status = ::pclose(p);
+    } else {
+        status = -1;
+    }
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    return out;
+}
+
+} // namespace
+
+int cmd_detect(const Args& args) {
+    if (!args.empty()) {
+        print_error("detect takes no arguments");
+        return 2;
+    }
+    PluginRegistry registry(default_locations());
+    for (const auto& p : registry.problems()) print_error(p);
+    for (const auto& e : registry.entries()) {
+        auto plugin = registry.load(e.name);
+        if (!plugin) {
+            fmt::print("{:<8} module fails to load: {}\n", e.name, plugin.error());
+            continue;
+        }
+        const json d = call_json(**plugin, Plugin::Op::detect, json::object());
+        if (!d.value("ok", true)) {
+            fmt::print("{:<8} error: {}\n", e.name, d.value("error", std::string()));
+            continue;
+        }
+        fmt::print("{:<8} {:<9} {:<13} {}{}\n", e.name,
+                   d.value("found", false) ? "found" : "not found",
+                   d.value("installed", false) ? "installed" : "not installed",
+                   d.value("path", std::string()),
+                   d.value("disabled", false) ? "  (host hooks disabled)" : "");
+    }
+    return 0;
+}
+
+int cmd_install(const Args& args) {
+    const Selection s = parse_args(args, true);
+    return s.ok ? for_clients(s, Plugin::Op::install, "install into") : 2;
+}
+
+int cmd_uninstall(const Args& args) {
+    const Selection s = parse_args(args, true);
+    return s.ok ? for_clients(s, Plugin::Op::uninstall, "uninstall from") : 2;
+}
+
+int cmd_doctor(const Args& args) {
+    const Selection s = parse_args(args, false);
+    if (!s.ok) return 2;
+    const auto locations = default_locations();
+    fmt::print("sutra-host: {}\n", host_program().empty() ? "NOT FOUND" : host_program());
+    PluginRegistry registry(locations);
+    int problems = static_cast<int>(registry.problems().size());
+    for (const auto& p : registry.problems()) fmt::print("problem: {}\n", p);
+    for (const auto& e : registry.entries()) {
+        if (!s.client.empty() && e.name != s.client) continue;
+        auto plugin = registry.load(e.name);
+        if (!plugin) {
+            ++problems;
+            fmt::print("{}: module fails to load: {}\n", e.name, plugin.error());
+            continue;
+        }
+        const json d = call_json(**plugin, Plugin::Op::doctor, json::object());
+        if (!d.value("installed", false)) {
+            fmt::print("{}: module ok ({}), hook not installed in {}\n", e.name, e.module,
+                       d.value("path", std::string()));
+            continue;
+        }
+        const std::string command = d.value("command", std::string());
+        fmt::print("{}: hook installed in {}\n  command: {}\n", e.name,
+                   d.value("path", std::string()), command);
+        if (d.value("disabled", false)) {
+            ++problems;
+            fmt::print("  problem: the host disables all hooks (disableAllHooks)\n");
+        }
+        int status = 0;
+        const std::string payload = d.value("sample_payload", json::object()).dump();
+        const std::string out = run_sample(command, payload, status);
+        if (status != 0) {
+            ++problems;
+            fmt::print("  problem: the command exited with status {}\n", status);
+        }
+        if (out.empty()) {
+            ++problems;
+            fmt::print(
+                "  problem: no replacement for the sample (run with SUTRA_DEBUG=1 to see why)\n");
+        } else {
+            fmt::print("  sample of {} bytes -> replacement the host gets ({} bytes):\n{}\n",
+                       payload.size(), out.size(), out);
+        }
+    }
+    return problems == 0 ? 0 : 1;
+}
+
+} // namespace sutra::host

@@ -1,0 +1,174 @@
+// The dispatcher's one hook call. Every step that can fail turns into pass-through.
+
+#include "host/hook_dispatch.hpp"
+
+#include "core/compress.hpp"
+#include "core/config.hpp"
+#include "core/utf8.hpp"
+#include "host/plugin_registry.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sutra::host {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::expected<std::string, std::string> read_persisted_output(const std::string& path,
+                                                              std::uint64_t expected_size,
+                                                              const std::string& allowed_dir,
+                                                              std::uint64_t limit) {
+    auto fail = [&](std::string why) {
+        return std::unexpected(fmt::format("persisted output {}: {}", path, why));
+    };
+    const fs::path p(path);
+    const fs::path dir(allowed_dir);
+    if (!p.is_absolute() || !dir.is_absolute()) return fail("not an absolute path");
+    for (const fs::path* q : {&p, &dir})
+        for (const auto& part : *q)
+            if (part == "." || part == "..") return fail("path has . or .. components");
+    if (p.extension() != ".txt") return fail("not a .txt file");
+    if (p.parent_path().lexically_normal() != dir.lexically_normal())
+        return fail("not directly in " + allowed_dir);
+    if (expected_size > limit) return fail("larger than the 64 MiB cap");
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return fail(std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) return fail("not a regular file");
+    if (static_cast<std::uint64_t>(st.st_size) != expected_size)
+        return fail(fmt::format("size {} differs from the reported {}", st.st_size, expected_size));
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return fail(std::strerror(errno));
+    std::string out;
+    struct stat fst {};
+    // Re-check on the descriptor: the name may have been swapped after lstat.
+    if (::fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode) || fst.st_ino != st.st_ino ||
+        fst.st_dev != st.st_dev) {
+        ::close(fd);
+        return fail("file changed while opening");
+    }
+    out.resize(expected_size + 1); // one spare byte detects growth
+    std::size_t got = 0;
+    while (got < out.size()) {
+        const ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            ::close(fd);
+            return fail(std::strerror(errno));
+        }
+        if (n == 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    if (got != expected_size) return fail("size changed while reading");
+    out.resize(got);
+    if (!core::valid_utf8(out)) return fail("not valid UTF-8");
+    return out;
+}
+
+namespace {
+
+std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, std::string& why) {
+    const auto decoded_text = plugin.call(Plugin::Op::decode, payload);
+    if (!decoded_text) {
+        why = "decode failed";
+        return {};
+    }
+    const json decoded = json::parse(*decoded_text, nullptr, false);
+    if (!decoded.is_object()) {
+        why = "decode returned no JSON object";
+        return {};
+    }
+    if (decoded.value("action", std::string()) != "compress") {
+        why = "adapter passes: " + decoded.value("reason", std::string("(no reason given)"));
+        return {};
+    }
+    std::string output;
+    if (const auto rf = decoded.find("read_file"); rf != decoded.end() && rf->is_object()) {
+        if (!(*rf)["size"].is_number_unsigned()) {
+            why = "read_file without a size";
+            return {};
+        }
+        auto text = read_persisted_output(rf->value("path", std::string()),
+                                          (*rf)["size"].get<std::uint64_t>(),
+                                          rf->value("allowed_dir", std::string()));
+        if (!text) {
+            why = text.error();
+            return {};
+        }
+        output = std::move(*text);
+    } else if (const auto o = decoded.find("output"); o != decoded.end() && o->is_string()) {
+        output = o->get<std::string>();
+    } else {
+        why = "decode gave no output";
+        return {};
+    }
+
+    auto config = core::load_config();
+    if (!config) {
+        why = "config: " + config.error();
+        return {};
+    }
+    core::Request req;
+    req.output = output;
+    req.tool = decoded.value("tool", std::string());
+    req.command = decoded.value("command", std::string());
+    if (const auto e = decoded.find("exit_code"); e != decoded.end() && e->is_number_integer())
+        req.exit_code = e->get<int>();
+    req.host = plugin.name();
+    if (const auto m = decoded.find("mode"); m != decoded.end() && m->is_string())
+        req.mode = core::parse_mode(m->get<std::string>());
+    const std::string ns = decoded.value("namespace", std::string());
+    if (!ns.empty()) {
+        if (!core::valid_namespace(ns)) {
+            why = "invalid namespace";
+            return {};
+        }
+        req.store_namespace = ns;
+    }
+    if (const auto r = decoded.find("route"); r != decoded.end() && r->is_object()) {
+        if (r->value("kind", std::string()) == "mcp") {
+            req.route.kind = core::RestoreRoute::Kind::mcp;
+            req.route.tool = r->value("tool", req.route.tool);
+        }
+    }
+    const core::Response res = core::compress(req, *config);
+    if (!res.rewritten) {
+        why = "core passes: " + res.passthrough;
+        return {};
+    }
+    json result = {{"view", res.view},
+                   {"rewritten", true},
+                   {"original_bytes", res.original_bytes},
+                   {"id", res.id ? json(*res.id) : json(nullptr)}};
+    const auto encoded =
+        plugin.encode(payload, result.dump(-1, ' ', false, json::error_handler_t::replace));
+    if (!encoded) {
+        why = "encode failed";
+        return {};
+    }
+    if (encoded->empty()) why = "encode chose to pass";
+    return *encoded;
+}
+
+} // namespace
+
+std::string run_hook(const Plugin& plugin, std::string_view payload, std::string& why) {
+    try {
+        return run_hook_unchecked(plugin, payload, why);
+    } catch (const std::exception& e) {
+        why = std::string("error: ") + e.what();
+    } catch (...) {
+        why = "unknown error";
+    }
+    return {};
+}
+
+} // namespace sutra::host

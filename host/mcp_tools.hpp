@@ -1,0 +1,69 @@
+#pragma once
+// The tools `sutra mcp` serves: a fixed table, each entry with its schemas and its handler.
+// The server (host/mcp_server.cpp) speaks the protocol; this file knows only arguments and
+// results. A new tool joins by adding a row to the table in host/mcp_tools.cpp.
+
+#include <nlohmann/json.hpp>
+
+#include <expected>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace sutra::host::mcp {
+
+using Json = nlohmann::ordered_json;
+
+/// Settings of one `sutra mcp` process, from its command line.
+struct ServerOptions {
+    /// How markers and notes spell the restore tool: the name the host shows the model
+    /// (e.g. `mcp__sutra__sutra_restore` on Claude Code).
+    std::string restore_tool = "sutra_restore";
+    /// Store namespace used when a call does not name one; empty for the default store.
+    std::string store_namespace;
+};
+
+/// Arguments the schema or the tool refuses: answered as JSON-RPC error -32602, not as a
+/// tool result.
+struct InvalidParams {
+    std::string message;
+};
+
+/// A tools/call result ({content, structuredContent?, isError?}) or invalid arguments.
+using ToolOutcome = std::expected<Json, InvalidParams>;
+
+struct Tool {
+    const char* name;
+    const char* title;
+    const char* description;
+    Json (*input_schema)();
+    Json (*output_schema)();
+    bool read_only; ///< annotations.readOnlyHint
+    /// Called with arguments that already passed the input schema.
+    ToolOutcome (*call)(const Json& arguments, const ServerOptions& options);
+};
+
+/// Every tool, in the order tools/list shows them.
+std::span<const Tool> tools();
+
+const Tool* find_tool(std::string_view name);
+
+/// The tools/list entry for a tool.
+Json describe(const Tool& tool);
+
+/// Checks arguments against the subset of JSON Schema the tools use (object, properties,
+/// required, additionalProperties:false, type, enum, minimum, maximum, minLength, maxLength,
+/// pattern). Returns a message naming the argument and what it takes, or nothing when valid.
+std::optional<std::string> check_arguments(const Json& schema, const Json& arguments);
+
+/// Validates, then calls; a failure inside the tool becomes an isError result.
+ToolOutcome call_tool(const Tool& tool, const Json& arguments, const ServerOptions& options);
+
+/// A result with one text block and isError set: a tool failure the model can act on.
+Json tool_error(std::string message);
+
+/// The bytes at the end of `text` that begin a UTF-8 sequence cut short (0-3).
+std::size_t split_utf8_tail(std::string_view text);
+
+} // namespace sutra::host::mcp

@@ -1,0 +1,102 @@
+#pragma once
+// The adapter registry and loader behind `sutra-host` and `sutra install`.
+//
+// Lifecycle. Registries are read in order: the one installed with the program
+// (<prefix>/share/sutra/adapters.toml, modules in <prefix>/lib/sutra/plugins/), then the user's
+// ($XDG_DATA_HOME/sutra/adapters.toml, modules in $XDG_DATA_HOME/sutra/plugins/); a user entry
+// replaces a system entry of the same name. A module is loaded only when asked for, with
+// RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE: missing symbols fail at load time, and the code stays
+// mapped for the life of the process, so nothing a module returned can outlive its text. The
+// registry owns every library handle. A module that is missing, untrusted, of the wrong ABI or
+// without the entry symbol is reported (with the loader's own text) and skipped; nothing here
+// throws.
+
+#include "core/plugin_abi.h"
+
+#include <expected>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sutra::host {
+
+/// Where registries and plugin folders live.
+struct RegistryLocations {
+    std::string system_registry; ///< adapters.toml installed with the program
+    std::string system_plugins;  ///< its modules folder
+    std::string user_registry;   ///< $XDG_DATA_HOME/sutra/adapters.toml
+    std::string user_plugins;    ///< $XDG_DATA_HOME/sutra/plugins
+};
+
+/// Resolves the locations from the running executable (build tree or installed bin/) and
+/// XDG_DATA_HOME (default ~/.local/share).
+RegistryLocations default_locations();
+
+/// The directory holding the running executable ("" when unknown).
+std::string executable_dir();
+
+/// One `[adapters.NAME]` table.
+struct RegistryEntry {
+    std::string name;
+    std::string module; ///< absolute path of the module
+    std::string description;
+    std::string registry; ///< the file that declared it
+};
+
+/// Parses one registry file's text; relative `module` paths resolve against `plugins_dir`.
+/// Errors name the file (and line when known). Implemented with toml++ (registry_file.cpp).
+std::expected<std::vector<RegistryEntry>, std::string>
+parse_registry(const std::string& text, const std::string& path, const std::string& plugins_dir);
+
+/// Ok when `path` is owned by the current user or root and is not writable by group or
+/// others; else says why. Symlinks are followed (the target is what gets loaded).
+std::expected<void, std::string> check_trusted(const std::string& path);
+
+/// A loaded module. Calls never throw; std::nullopt means the module failed (NULL return).
+class Plugin {
+public:
+    explicit Plugin(const sutra_plugin_v1* descriptor, std::string path)
+        : m_descriptor(descriptor), m_path(std::move(path)) {}
+
+    enum class Op { decode, install, uninstall, detect, doctor };
+    std::optional<std::string> call(Op op, std::string_view json) const;
+    std::optional<std::string> encode(std::string_view payload, std::string_view result) const;
+
+    std::string name() const;
+    const std::string& path() const { return m_path; }
+    std::uint32_t abi_version() const { return m_descriptor->abi_version; }
+
+private:
+    std::optional<std::string> take(char* text) const;
+    const sutra_plugin_v1* m_descriptor;
+    std::string m_path;
+};
+
+class PluginRegistry {
+public:
+    /// Reads both registries; problems are collected in problems().
+    explicit PluginRegistry(const RegistryLocations& locations);
+    ~PluginRegistry();
+    PluginRegistry(const PluginRegistry&) = delete;
+    PluginRegistry& operator=(const PluginRegistry&) = delete;
+
+    /// Effective entries, sorted by name.
+    const std::vector<RegistryEntry>& entries() const { return m_entries; }
+    /// Registry-level problems ("plugin registry FILE: why"), in the order found.
+    const std::vector<std::string>& problems() const { return m_problems; }
+    const RegistryEntry* find(std::string_view name) const;
+
+    /// Loads (once) and returns the named adapter, or the reason it cannot be used.
+    std::expected<const Plugin*, std::string> load(std::string_view name);
+
+private:
+    void read_registry(const std::string& path, const std::string& plugins_dir);
+    struct Loaded;
+    std::vector<RegistryEntry> m_entries;
+    std::vector<std::string> m_problems;
+    std::vector<std::unique_ptr<Loaded>> m_loaded;
+};
+
+} // namespace sutra::host

@@ -1,0 +1,125 @@
+// `sutra-host`: the hook dispatcher. `--adapter NAME` reads one hook payload on stdin, lets the
+// adapter module translate it, runs the core and prints the host's replacement. It always exits
+// 0 and prints nothing on any error (fail open: the host keeps its original result); with
+// SUTRA_DEBUG set, the reason goes to stderr.
+
+#include "host/hook_dispatch.hpp"
+#include "host/plugin_registry.hpp"
+
+#include <fmt/core.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+constexpr std::size_t k_max_payload = 64u << 20;
+
+const char* const k_usage = "usage: sutra-host --adapter NAME   (one hook payload on stdin)\n"
+                            "       sutra-host --list           registered adapters\n";
+
+void debug(const std::string& message) {
+    if (std::getenv("SUTRA_DEBUG") != nullptr)
+        std::fprintf(stderr, "sutra-host: %s\n", message.c_str());
+}
+
+// Reads stdin up to the limit; false when it is larger (the rest is drained, so the host does not
+// see a broken pipe) or unreadable.
+bool read_payload(std::string& out) {
+    char buf[1 << 16];
+    bool too_big = false;
+    while (true) {
+        const ssize_t n = ::read(0, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        if (n == 0) break;
+        if (too_big) continue;
+        out.append(buf, static_cast<std::size_t>(n));
+        if (out.size() > k_max_payload) {
+            too_big = true;
+            out.clear();
+        }
+    }
+    return !too_big;
+}
+
+bool write_all(std::string_view data) {
+    while (!data.empty()) {
+        const ssize_t n = ::write(1, data.data(), data.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+int run_adapter(const std::string& name) {
+    std::string payload;
+    if (!read_payload(payload)) {
+        debug("payload unreadable or larger than 64 MiB: pass through");
+        return 0;
+    }
+    sutra::host::PluginRegistry registry(sutra::host::default_locations());
+    for (const std::string& p : registry.problems()) debug(p);
+    auto plugin = registry.load(name);
+    if (!plugin) {
+        debug(plugin.error());
+        return 0;
+    }
+    std::string why;
+    const std::string out = sutra::host::run_hook(**plugin, payload, why);
+    if (out.empty()) {
+        debug("pass through: " + why);
+        return 0;
+    }
+    write_all(out);
+    return 0;
+}
+
+int list_adapters() {
+    const auto locations = sutra::host::default_locations();
+    sutra::host::PluginRegistry registry(locations);
+    fmt::print("registries: {} (modules in {})\n            {} (modules in {})\n",
+               locations.system_registry, locations.system_plugins, locations.user_registry,
+               locations.user_plugins);
+    for (const std::string& p : registry.problems()) fmt::print("problem: {}\n", p);
+    if (registry.entries().empty()) fmt::print("no adapters registered\n");
+    int failures = 0;
+    for (const auto& e : registry.entries()) {
+        auto plugin = registry.load(e.name);
+        if (plugin)
+            fmt::print("{:<10} {}  abi {}  ok  ({})\n", e.name, e.module, (*plugin)->abi_version(),
+                       e.description);
+        else {
+            ++failures;
+            fmt::print("{:<10} {}  FAILS: {}\n", e.name, e.module, plugin.error());
+        }
+    }
+    return failures == 0 && registry.problems().empty() ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const std::string first = argc > 1 ? argv[1] : "";
+        if (first == "--adapter" && argc == 3) return run_adapter(argv[2]);
+        if (first == "--list" && argc == 2) return list_adapters();
+        if (first == "--help" || first == "-h") {
+            std::fputs(k_usage, stdout);
+            return 0;
+        }
+        std::fputs(k_usage, stderr);
+        // A hook wired with bad arguments must still fail open.
+        return 0;
+    } catch (const std::exception& e) {
+        debug(e.what());
+    } catch (...) {
+        debug("unknown error");
+    }
+    return 0;
+}

@@ -1,0 +1,35 @@
+// Deliberately broken adapter modules for the registry tests; one source, built three ways.
+
+#include "core/plugin_abi.h"
+
+#if defined(SUTRA_TEST_BAD_ABI)
+namespace {
+char* none(const char*, size_t) noexcept {
+    return nullptr;
+}
+char* none2(const char*, size_t, const char*, size_t) noexcept {
+    return nullptr;
+}
+void release(char*) noexcept {}
+const sutra_plugin_v1 k_descriptor = {99,        sizeof(sutra_plugin_v1),
+                                      "bad_abi", "wrong ABI version",
+                                      none,      none2,
+                                      none,      none,
+                                      none,      none,
+                                      release};
+} // namespace
+extern "C" SUTRA_PLUGIN_EXPORT const sutra_plugin_v1* sutra_plugin_entry(void) {
+    return &k_descriptor;
+}
+#elif defined(SUTRA_TEST_UNDEFINED)
+// Links (MODULE without -z defs) but cannot load with RTLD_NOW.
+extern "C" int sutra_test_function_that_does_not_exist(void);
+extern "C" SUTRA_PLUGIN_EXPORT const sutra_plugin_v1* sutra_plugin_entry(void) {
+    return sutra_test_function_that_does_not_exist() != 0 ? nullptr : nullptr;
+}
+#else
+// No entry symbol at all.
+extern "C" SUTRA_PLUGIN_EXPORT int sutra_plugin_other(void) {
+    return 1;
+}
+#endif
