@@ -3,6 +3,6 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh" "$@"
+"$root/scripts/build.sh" -DBUILD_TESTING=ON "$@"
 cd "${SUTRA_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j "$(nproc)"
