@@ -145,7 +145,8 @@ int cmd_restore(const Args& args) {
     q.max_bytes = max_bytes.value_or(config->restore_max_bytes);
     if (!core::valid_id(q.id)) {
         core::log_restore(*config, "bad_id");
-        print_error("'" + q.id.substr(0, 80) + "' is not a sutra id (su_ followed by 32 hex digits)");
+        // The id is caller input and may hold anything: it is not echoed.
+        print_error("that is not a sutra id (su_ followed by 32 lowercase hex digits)");
         return 1;
     }
 

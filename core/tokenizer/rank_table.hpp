@@ -3,7 +3,7 @@
 //
 // The table lives in one flat "image" (header, offsets, hash slots, pair table, token bytes)
 // that is either built in memory from a `.tiktoken` file or memory-mapped from a `.sutratok`
-// file the build wrote beforehand. Mapping costs well under a millisecond, where parsing the
+// file the build wrote beforehand. Mapping costs about a millisecond, where parsing the
 // 3.6 MB o200k file costs tens, which matters to short-lived processes such as hooks.
 // Read-only after construction, so one table serves every thread.
 

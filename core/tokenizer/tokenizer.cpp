@@ -71,7 +71,8 @@ LoadResult load_encoding(Encoding encoding) {
     }
     // Per folder: the image the build compiled (mapped, fast), else the .tiktoken itself.
     const std::string name(encoding_name(encoding));
-    const bool from_env = std::getenv("SUTRA_TOKEN_DATA") != nullptr;
+    const char* env = std::getenv("SUTRA_TOKEN_DATA");
+    const bool from_env = env != nullptr && *env != '\0';
     std::optional<RankTable> table;
     std::string problem;
     for (const fs::path& dir : data_dirs()) {

@@ -26,7 +26,8 @@ std::optional<Encoding> parse_encoding(std::string_view name);
 /// be reached, or SUTRA_TOKENIZER_DATA=OFF). Every call below then returns an error.
 bool has_rank_data();
 
-/// Loads an encoding now: reads `<name>.tiktoken` from $SUTRA_TOKEN_DATA when that is set,
+/// Loads an encoding now. The data is `<name>.sutratok` (the table image the build compiles,
+/// memory-mapped) or else `<name>.tiktoken` (parsed), from $SUTRA_TOKEN_DATA when that is set,
 /// else from share/sutra/ beside or above the executable's folder. Each encoding is loaded
 /// once per process, on first use, by whichever thread comes first; a failure is remembered.
 /// Error messages name the file, never a path.
