@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/utf8.hpp"
@@ -45,6 +46,17 @@ struct Fold {
 constexpr std::uint64_t k_marker_cost = 170;
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// The kind of a line: the shape of its first three words ("npm warn deprecated", "npm warn
+// ERESOLVE", "src/a.c:1:2: warning:").
+std::uint64_t kind_of(std::string_view l) {
+    std::size_t end = 0;
+    for (int words = 0; words < 3 && end < l.size(); ++words) {
+        while (end < l.size() && (l[end] == ' ' || l[end] == '\t')) ++end;
+        while (end < l.size() && l[end] != ' ' && l[end] != '\t' && l[end] != '\n') ++end;
+    }
+    return shape_signature(l.substr(0, end));
+}
 
 bool is_section_header(std::string_view l) {
     // pytest/unittest: "_____ test_x _____", "===== FAILURES =====", "----- Captured -----"
@@ -292,7 +304,13 @@ private:
         for (std::size_t k = 0; k < std::min(m_opt.tail_lines, m_n); ++k)
             spent += keep(m_n - 1 - k);
 
-        // C. Notable lines, in order, while the budget lasts.
+        // C. Notable lines while the budget lasts: first one of each kind (so one odd warning
+        // is not crowded out by hundreds of a common one), then the rest in order.
+        std::unordered_set<std::uint64_t> kinds;
+        for (std::size_t i = 0; i < m_n && spent < budget; ++i)
+            if (m_level[i] == Level::notable && m_state[i] == State::dropped &&
+                spent + shown_size(i) <= budget && kinds.insert(kind_of(text(i))).second)
+                spent += keep(i);
         for (std::size_t i = 0; i < m_n && spent < budget; ++i)
             if (m_level[i] == Level::notable && m_state[i] == State::dropped &&
                 spent + shown_size(i) <= budget)

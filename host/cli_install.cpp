@@ -32,6 +32,7 @@ std::string host_program() {
 
 struct Selection {
     std::string client;
+    std::string profile; // a host profile (Hermes), passed to the modules as "profile"
     bool dry_run = false;
     bool ok = true;
 };
@@ -41,6 +42,8 @@ Selection parse_args(const Args& args, bool allow_dry_run) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--client" && i + 1 < args.size()) {
             s.client = args[++i];
+        } else if (args[i] == "--profile" && i + 1 < args.size()) {
+            s.profile = args[++i];
         } else if (args[i] == "--dry-run" && allow_dry_run) {
             s.dry_run = true;
         } else {
@@ -152,7 +155,8 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
         print_error("no adapter named '" + s.client + "' (see sutra-host --list)");
         return 2;
     }
-    const json options = {{"host_program", program}, {"dry_run", s.dry_run}};
+    json options = {{"host_program", program}, {"dry_run", s.dry_run}};
+    if (!s.profile.empty()) options["profile"] = s.profile;
     int failures = 0;
     bool any = false;
     for (const auto& e : registry.entries()) {
@@ -261,7 +265,8 @@ int cmd_doctor(const Args& args) {
             fmt::print("{}: module fails to load: {}\n", e.name, plugin.error());
             continue;
         }
-        const json d = call_json(**plugin, Plugin::Op::doctor, json::object());
+        const json d = call_json(**plugin, Plugin::Op::doctor,
+                                 s.profile.empty() ? json::object() : json{{"profile", s.profile}});
         if (!d.value("installed", false)) {
             fmt::print("{}: module ok ({}), hook not installed in {}\n", e.name, e.module,
                        d.value("path", std::string()));

@@ -1,0 +1,228 @@
+#pragma once
+// Minimal text edits of Hermes' config.yaml: add or remove one name in `plugins.enabled`. We do
+// not parse and re-emit YAML (that would drop comments and reformat the user's file); we find
+// the one list by its indentation and insert or delete a single line or list item, leaving every
+// other byte as it was. Shapes we cannot edit safely (flow mappings, anchors, multi-line flow
+// lists) throw, and install then changes nothing.
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sutra::plugins::hermes {
+
+struct YamlLines {
+    std::vector<std::string> lines; // without their '\n'
+    bool final_newline = true;
+    std::string cr; // "\r" when the file uses CRLF line ends
+};
+
+inline YamlLines split_yaml(const std::string& text) {
+    YamlLines y;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const auto nl = text.find('\n', start);
+        if (nl == std::string::npos) {
+            y.lines.push_back(text.substr(start));
+            y.final_newline = false;
+            break;
+        }
+        y.lines.push_back(text.substr(start, nl - start));
+        start = nl + 1;
+    }
+    if (!y.lines.empty() && !y.lines[0].empty() && y.lines[0].back() == '\r') y.cr = "\r";
+    return y;
+}
+
+inline std::string join_yaml(const YamlLines& y) {
+    std::string out;
+    for (std::size_t i = 0; i < y.lines.size(); ++i) {
+        out += y.lines[i];
+        if (i + 1 < y.lines.size() || y.final_newline) out += '\n';
+    }
+    return out;
+}
+
+inline std::string yaml_trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos) return {};
+    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+inline std::size_t yaml_indent(const std::string& line) {
+    const auto n = line.find_first_not_of(' ');
+    return n == std::string::npos ? line.size() : n;
+}
+
+inline bool yaml_skip(const std::string& line) {
+    const std::string t = yaml_trim(line);
+    return t.empty() || t[0] == '#';
+}
+
+/// The text before a comment (`#` at the start or after a blank), trimmed.
+inline std::string yaml_value(const std::string& s) {
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (s[i] == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t'))
+            return yaml_trim(s.substr(0, i));
+    return yaml_trim(s);
+}
+
+inline std::string yaml_unquote(std::string s) {
+    if (s.size() >= 2 && (s[0] == '"' || s[0] == '\'') && s.back() == s[0])
+        return s.substr(1, s.size() - 2);
+    return s;
+}
+
+/// `key:` at exactly `indent`; sets `rest` to what follows the colon.
+inline bool
+yaml_key(const std::string& line, std::size_t indent, const std::string& key, std::string& rest) {
+    if (yaml_indent(line) != indent || line.compare(indent, key.size(), key) != 0) return false;
+    const std::size_t colon = indent + key.size();
+    if (colon >= line.size() || line[colon] != ':') return false;
+    if (colon + 1 < line.size() && line[colon + 1] != ' ' && line[colon + 1] != '\t' &&
+        line[colon + 1] != '\r')
+        return false;
+    rest = line.substr(colon + 1);
+    return true;
+}
+
+/// Where `plugins.<key>` is and what it holds.
+struct YamlList {
+    std::optional<std::size_t> plugins_line;
+    std::size_t block_end = 0; // one past the plugins block
+    std::size_t child_indent = 2;
+    std::optional<std::size_t> key_line;
+    enum class Kind { absent, block, flow } kind = Kind::absent;
+    std::vector<std::string> items;
+    std::vector<std::size_t> item_lines; // block lists: the line of each item
+    std::size_t item_indent = 4;
+};
+
+inline YamlList find_plugins_list(const YamlLines& y, const std::string& key) {
+    YamlList l;
+    std::string rest;
+    for (std::size_t i = 0; i < y.lines.size(); ++i) {
+        if (!yaml_key(y.lines[i], 0, "plugins", rest)) continue;
+        if (!yaml_value(rest).empty())
+            throw std::runtime_error("`plugins:` is not a block mapping; edit it by hand");
+        l.plugins_line = i;
+        break;
+    }
+    if (!l.plugins_line) return l;
+    std::size_t end = *l.plugins_line + 1;
+    bool child_seen = false;
+    while (end < y.lines.size() && (yaml_skip(y.lines[end]) || yaml_indent(y.lines[end]) > 0)) {
+        if (!child_seen && !yaml_skip(y.lines[end])) {
+            l.child_indent = yaml_indent(y.lines[end]);
+            child_seen = true;
+        }
+        ++end;
+    }
+    l.block_end = end;
+    l.item_indent = l.child_indent + 2;
+    for (std::size_t i = *l.plugins_line + 1; i < end; ++i) {
+        if (!yaml_key(y.lines[i], l.child_indent, key, rest)) continue;
+        l.key_line = i;
+        const std::string value = yaml_value(rest);
+        if (value.empty()) {
+            l.kind = YamlList::Kind::block;
+            for (std::size_t k = i + 1; k < end; ++k) {
+                const std::string& line = y.lines[k];
+                if (yaml_skip(line)) continue;
+                const std::string t = yaml_trim(line);
+                const bool dash = t == "-" || t.rfind("- ", 0) == 0;
+                if (yaml_indent(line) < l.child_indent ||
+                    (yaml_indent(line) == l.child_indent && !dash))
+                    break;
+                if (!dash) throw std::runtime_error("`plugins." + key + "` has an unusual shape");
+                if (l.item_lines.empty()) l.item_indent = yaml_indent(line);
+                l.items.push_back(yaml_unquote(yaml_value(t.size() > 1 ? t.substr(2) : "")));
+                l.item_lines.push_back(k);
+            }
+        } else if (value.front() == '[' && value.back() == ']') {
+            l.kind = YamlList::Kind::flow;
+            std::string inner = value.substr(1, value.size() - 2);
+            std::size_t start = 0;
+            while (yaml_trim(inner).size() > 0 && start <= inner.size()) {
+                const auto comma = inner.find(',', start);
+                const std::string item = yaml_unquote(yaml_trim(inner.substr(
+                    start, comma == std::string::npos ? std::string::npos : comma - start)));
+                if (!item.empty()) l.items.push_back(item);
+                if (comma == std::string::npos) break;
+                start = comma + 1;
+            }
+        } else {
+            throw std::runtime_error("`plugins." + key +
+                                     "` is neither a list nor empty; edit it by hand");
+        }
+        break;
+    }
+    return l;
+}
+
+inline bool yaml_lists(const std::optional<std::string>& text,
+                       const std::string& key,
+                       const std::string& name) {
+    if (!text) return false;
+    const YamlList l = find_plugins_list(split_yaml(*text), key);
+    for (const auto& item : l.items)
+        if (item == name) return true;
+    return false;
+}
+
+/// `text` (absent = no file) with `name` added to plugins.enabled; unchanged when already there.
+inline std::string yaml_enable(const std::optional<std::string>& text, const std::string& name) {
+    YamlLines y = split_yaml(text.value_or(std::string()));
+    if (!text || text->empty()) y = YamlLines{};
+    const YamlList l = find_plugins_list(y, "enabled");
+    for (const auto& item : l.items)
+        if (item == name) return text.value_or(std::string());
+    const std::string cr = y.cr;
+    auto pad = [](std::size_t n) { return std::string(n, ' '); };
+    if (!l.plugins_line) {
+        std::string out = text.value_or(std::string());
+        if (!out.empty() && out.back() != '\n') out += cr + "\n";
+        return out + "plugins:" + cr + "\n  enabled:" + cr + "\n    - " + name + cr + "\n";
+    }
+    auto& lines = y.lines;
+    if (!l.key_line) {
+        lines.insert(
+            lines.begin() + static_cast<std::ptrdiff_t>(*l.plugins_line + 1),
+            {pad(l.child_indent) + "enabled:" + cr, pad(l.child_indent + 2) + "- " + name + cr});
+    } else if (l.kind == YamlList::Kind::block) {
+        const std::size_t after = l.item_lines.empty() ? *l.key_line : l.item_lines.back();
+        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(after + 1),
+                     pad(l.item_indent) + "- " + name + cr);
+    } else {
+        std::string& line = lines[*l.key_line];
+        const auto hash = line.find(" #");
+        const auto close = line.rfind(']', hash);
+        line.insert(close, l.items.empty() ? name : ", " + name);
+    }
+    return join_yaml(y);
+}
+
+/// `text` without `name` in plugins.enabled (used only when the file changed since install).
+inline std::string yaml_disable(const std::string& text, const std::string& name) {
+    YamlLines y = split_yaml(text);
+    const YamlList l = find_plugins_list(y, "enabled");
+    if (l.kind == YamlList::Kind::block) {
+        for (std::size_t i = l.items.size(); i-- > 0;)
+            if (l.items[i] == name)
+                y.lines.erase(y.lines.begin() + static_cast<std::ptrdiff_t>(l.item_lines[i]));
+    } else if (l.kind == YamlList::Kind::flow) {
+        std::string& line = y.lines[*l.key_line];
+        const auto open = line.find('[');
+        const auto close = line.rfind(']', line.find(" #"));
+        std::string inner;
+        for (const auto& item : l.items) {
+            if (item == name) continue;
+            inner += (inner.empty() ? "" : ", ") + item;
+        }
+        line = line.substr(0, open + 1) + inner + line.substr(close);
+    }
+    return join_yaml(y);
+}
+
+} // namespace sutra::plugins::hermes

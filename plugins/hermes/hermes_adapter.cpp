@@ -1,0 +1,293 @@
+// The Hermes adapter (hosts.md §3). Hermes plugins are in-process Python: the plugin folder
+// installed into $HERMES_HOME/plugins/sutra/ registers `transform_tool_result` and
+// `transform_terminal_output`, which send {"hook", …, "hermes_home"} to
+// `sutra-host --adapter hermes` and return our answer's "result" as the replacement string.
+//
+// Each profile (its own HERMES_HOME) gets its own store namespace, so restores in one profile
+// never see another's output. Install enables the plugin in that profile's config.yaml with a
+// one-line text edit (config_yaml.hpp) and keeps the file's bytes for uninstall.
+
+#include "core/plugin_sdk.hpp"
+#include "plugins/common/hook_settings.hpp"
+#include "plugins/common/plugin_files.hpp"
+#include "plugins/hermes/config_yaml.hpp"
+#include "plugins/hermes/init_py.hpp"
+#include "plugins/hermes/plugin_yaml.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace sutra::plugins::hermes {
+
+using nlohmann::json;
+namespace common = sutra::plugins::common;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* k_marker = "sutra-hermes-plugin";
+constexpr const char* k_host_prefix = "SUTRA_HOST = ";
+constexpr const char* k_name = "sutra";
+
+bool valid_name(const std::string& s) {
+    if (s.empty() || s.size() > 57 || s == "." || s == "..") return false;
+    for (char c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+            return false;
+    return true;
+}
+
+std::string default_home() {
+    const std::string home = common::home_dir();
+    return home.empty() ? std::string() : home + "/.hermes";
+}
+
+// The Hermes home to install into: a named profile (~/.hermes/profiles/NAME), else
+// $HERMES_HOME, else ~/.hermes.
+std::string hermes_home(std::string_view options) {
+    const json o = json::parse(options, nullptr, false);
+    const std::string profile =
+        o.is_object() && o.contains("profile") && o["profile"].is_string() ? o["profile"] : "";
+    if (!profile.empty()) {
+        if (!valid_name(profile))
+            throw std::runtime_error("invalid profile name '" + profile + "'");
+        const std::string dir = default_home() + "/profiles/" + profile;
+        // A profile is Hermes' to create (`hermes profile create`); a typo must not make one.
+        if (!fs::is_directory(dir))
+            throw std::runtime_error("no Hermes profile '" + profile + "' (" + dir + ")");
+        return dir;
+    }
+    return common::env_dir("HERMES_HOME", ".hermes");
+}
+
+// One namespace per profile: "hermes" for ~/.hermes, "hermes-NAME" for a profile, and a
+// path-derived name for any other HERMES_HOME.
+std::string store_namespace(const std::string& home_text) {
+    fs::path home = fs::path(home_text).lexically_normal();
+    if (home.has_filename() == false) home = home.parent_path();
+    if (home_text.empty() || home == fs::path(default_home()).lexically_normal()) return "hermes";
+    const std::string name = home.filename().string();
+    if (home.parent_path().filename() == "profiles" && valid_name(name)) return "hermes-" + name;
+    std::uint64_t h = 14695981039346656037ull; // FNV-1a of the path
+    for (unsigned char c : home.string()) h = (h ^ c) * 1099511628211ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return std::string("hermes-home-") + hex;
+}
+
+// Tools whose result is plain text we may rewrite; read_file stays exact (patch relies on it).
+bool text_tool(const std::string& tool) {
+    return tool == "search_files" || tool == "execute_code" ||
+           (tool.rfind("mcp_", 0) == 0 && tool.rfind("mcp_sutra_", 0) != 0);
+}
+
+std::string decode_payload(std::string_view payload) {
+    const json p = json::parse(payload, nullptr, false);
+    if (!p.is_object()) return common::pass("malformed payload");
+    const std::string hook = p.value("hook", std::string());
+    json out = {{"action", "compress"},
+                {"route", {{"kind", "cli"}}},
+                {"namespace", store_namespace(p.value("hermes_home", std::string()))}};
+
+    if (hook == "transform_terminal_output") {
+        const std::string command = p.value("command", std::string());
+        if (common::is_restore_command(command)) return common::pass("sutra restore output");
+        const auto text = p.find("output");
+        if (text == p.end() || !text->is_string()) return common::pass("no output");
+        out["tool"] = "terminal";
+        out["command"] = command;
+        out["output"] = *text;
+        if (const auto rc = p.find("returncode"); rc != p.end() && rc->is_number_integer())
+            out["exit_code"] = rc->get<int>();
+        return out.dump();
+    }
+    if (hook != "transform_tool_result") return common::pass("unknown hook " + hook);
+    const std::string tool = p.value("tool_name", std::string());
+    const auto result = p.find("result");
+    if (result == p.end() || !result->is_string()) return common::pass("no result string");
+    out["tool"] = tool;
+    if (tool == "terminal") {
+        const json args = p.value("args", json::object());
+        const std::string command = args.is_object() ? args.value("command", std::string()) : "";
+        if (common::is_restore_command(command)) return common::pass("sutra restore output");
+        // The terminal result is a JSON envelope {"output","exit_code","error"}.
+        const json envelope = json::parse(result->get<std::string>(), nullptr, false);
+        if (!envelope.is_object() || !envelope["output"].is_string())
+            return common::pass("terminal result not an envelope");
+        out["command"] = command;
+        out["output"] = envelope["output"];
+        if (const auto e = envelope.find("exit_code");
+            e != envelope.end() && e->is_number_integer())
+            out["exit_code"] = e->get<int>();
+        return out.dump();
+    }
+    if (!text_tool(tool)) return common::pass("tool " + tool + " passes through");
+    out["output"] = *result;
+    return out.dump();
+}
+
+std::string encode_result(std::string_view payload, std::string_view result_text) {
+    const json p = json::parse(payload, nullptr, false);
+    const json r = json::parse(result_text, nullptr, false);
+    if (!p.is_object() || !r.is_object() || !r["view"].is_string()) return {};
+    std::string view = r["view"].get<std::string>();
+    // The core's markers say `sutra restore ID …`, which looks in the default store; ours is the
+    // profile's namespace, so the markers must name it. Only this output's own ID is matched (a
+    // hash of the very text, so never part of it).
+    if (r["id"].is_string()) {
+        const std::string call = "sutra restore " + r["id"].get<std::string>();
+        const std::string with_ns = "sutra restore --namespace " +
+                                    store_namespace(p.value("hermes_home", std::string())) + " " +
+                                    r["id"].get<std::string>();
+        for (auto at = view.find(call); at != std::string::npos;
+             at = view.find(call, at + with_ns.size()))
+            view.replace(at, call.size(), with_ns);
+    }
+    json replacement = view;
+    if (p.value("hook", std::string()) == "transform_tool_result" &&
+        p.value("tool_name", std::string()) == "terminal") {
+        // Keep the envelope: only its output changes.
+        json envelope = json::parse(p.value("result", std::string()), nullptr, false);
+        if (!envelope.is_object()) return {};
+        envelope["output"] = view;
+        replacement = envelope.dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    return json{{"result", replacement}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+struct Paths {
+    std::string home, plugin_dir, init, manifest, config;
+};
+
+Paths paths(std::string_view options) {
+    Paths p;
+    p.home = hermes_home(options);
+    if (p.home.empty()) throw std::runtime_error("cannot find the Hermes home (HOME unset)");
+    p.plugin_dir = p.home + "/plugins/sutra";
+    p.init = p.plugin_dir + "/__init__.py";
+    p.manifest = p.plugin_dir + "/plugin.yaml";
+    p.config = common::real_target(p.home + "/config.yaml");
+    return p;
+}
+
+std::string init_text(const std::string& host_program) {
+    return common::bake_string(k_init_py, "\"@SUTRA_HOST@\"",
+                               host_program.empty() ? "sutra-host" : host_program);
+}
+
+// The config.yaml change that removes our entry (see hook_settings.hpp for the backup rule).
+std::optional<common::FilePlan> plan_config_uninstall(const std::string& path) {
+    const auto before = common::read_text(path);
+    if (!before || !yaml_lists(before, "enabled", k_name)) return std::nullopt;
+    const auto backup = common::latest_backup(path);
+    const auto backup_text = backup ? common::read_text(*backup) : std::nullopt;
+    if (backup_text && yaml_enable(backup_text, k_name) == *before)
+        return common::FilePlan{path, "restore", before, backup_text, backup};
+    if (yaml_enable(std::nullopt, k_name) == *before)
+        return common::FilePlan{path, "delete", before, std::nullopt, std::nullopt};
+    return common::FilePlan{path, "modify", before, yaml_disable(*before, k_name), std::nullopt};
+}
+
+template <class F> std::string guarded(F&& f) {
+    try {
+        return f().dump();
+    } catch (const std::exception& e) {
+        return json{{"ok", false}, {"error", e.what()}}.dump();
+    }
+}
+
+} // namespace
+
+struct Adapter {
+    static constexpr const char* name = "hermes";
+    static constexpr const char* description = "Hermes agent (transform_tool_result plugin)";
+
+    std::string decode(std::string_view payload) { return decode_payload(payload); }
+    std::string encode(std::string_view payload, std::string_view result) {
+        return encode_result(payload, result);
+    }
+    std::string install(std::string_view options) {
+        return guarded([&] {
+            const auto o = common::parse_options(options);
+            const Paths p = paths(options);
+            // Plan every file first: a refusal anywhere writes nothing.
+            std::vector<common::FilePlan> plans;
+            if (auto m = common::plan_owned_install(p.manifest, k_plugin_yaml, k_marker))
+                plans.push_back(*m);
+            if (auto i = common::plan_owned_install(p.init, init_text(o.host_program), k_marker))
+                plans.push_back(*i);
+            const auto before = common::read_text(p.config);
+            const std::string after = yaml_enable(before, k_name);
+            if (!before || after != *before)
+                plans.push_back(common::FilePlan{p.config, before ? "modify" : "create", before,
+                                                 after, std::nullopt});
+            common::ojson r = common::apply_plans(plans, o.dry_run);
+            if (plans.empty()) r["messages"].push_back(p.plugin_dir + ": already installed");
+            if (yaml_lists(before, "disabled", k_name))
+                r["messages"].push_back(p.config + " lists sutra in plugins.disabled, which wins: "
+                                                   "remove it there to turn sutra on");
+            return r;
+        });
+    }
+    std::string uninstall(std::string_view options) {
+        return guarded([&] {
+            const auto o = common::parse_options(options);
+            const Paths p = paths(options);
+            std::vector<common::FilePlan> plans;
+            for (const auto& file : {p.init, p.manifest})
+                if (auto f = common::plan_owned_uninstall(file, k_marker)) plans.push_back(*f);
+            if (auto c = plan_config_uninstall(p.config)) plans.push_back(*c);
+            common::ojson r = common::apply_plans(plans, o.dry_run);
+            std::error_code ec;
+            // Python caches the bytecode of our __init__.py beside it: ours to remove too.
+            if (!o.dry_run && !fs::exists(p.init, ec))
+                fs::remove_all(p.plugin_dir + "/__pycache__", ec);
+            if (!o.dry_run && fs::is_empty(p.plugin_dir, ec)) fs::remove(p.plugin_dir, ec);
+            if (plans.empty())
+                r["messages"].push_back(p.home + ": no sutra plugin, nothing to remove");
+            return r;
+        });
+    }
+    std::string detect(std::string_view options) {
+        return guarded([&] {
+            const Paths p = paths(options);
+            const auto init = common::read_text(p.init);
+            std::optional<std::string> host;
+            if (init && init->find(k_marker) != std::string::npos)
+                host = common::baked_string(*init, k_host_prefix);
+            const auto config = common::read_text(p.config);
+            const bool enabled = yaml_lists(config, "enabled", k_name);
+            return common::ojson{
+                {"client", "hermes"},
+                {"found", fs::is_directory(p.home)},
+                {"installed", host.has_value() && enabled},
+                {"path", p.plugin_dir},
+                {"command", host ? common::ojson(common::shell_word(*host) + " --adapter hermes")
+                                 : common::ojson(nullptr)},
+                {"disabled", yaml_lists(config, "disabled", k_name)}};
+        });
+    }
+    std::string doctor(std::string_view options) {
+        return guarded([&] {
+            common::ojson d = common::ojson::parse(detect(options));
+            std::string out;
+            for (int i = 1; i <= 400; ++i)
+                out += "test_case_" + std::to_string(i % 9) + " ... ok\n";
+            out += "FAILED test_sample: assertion failed\n";
+            d["sample_payload"] = common::ojson{{"hook", "transform_terminal_output"},
+                                                {"command", "pytest"},
+                                                {"output", out},
+                                                {"returncode", 1},
+                                                {"hermes_home", hermes_home(options)}};
+            return d;
+        });
+    }
+};
+
+} // namespace sutra::plugins::hermes
+
+SUTRA_DEFINE_PLUGIN(sutra::plugins::hermes::Adapter)
