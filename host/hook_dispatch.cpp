@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -25,7 +26,8 @@ using nlohmann::json;
 std::expected<std::string, std::string> read_persisted_output(const std::string& path,
                                                               std::uint64_t expected_size,
                                                               const std::string& allowed_dir,
-                                                              std::uint64_t limit) {
+                                                              std::uint64_t limit,
+                                                              std::string_view naming) {
     auto fail = [&](std::string why) {
         return std::unexpected(fmt::format("persisted output {}: {}", path, why));
     };
@@ -35,7 +37,17 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
     for (const fs::path* q : {&p, &dir})
         for (const auto& part : *q)
             if (part == "." || part == "..") return fail("path has . or .. components");
-    if (p.extension() != ".txt") return fail("not a .txt file");
+    if (naming == "opencode-tool") {
+        const std::string name = p.filename().string();
+        const bool ok = name.size() > 5 && name.size() <= 128 && name.rfind("tool_", 0) == 0 &&
+                        std::all_of(name.begin() + 5, name.end(), [](char c) {
+                            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                   (c >= '0' && c <= '9') || c == '_';
+                        });
+        if (!ok) return fail("not an OpenCode tool-output file name");
+    } else if (p.extension() != ".txt") {
+        return fail("not a .txt file");
+    }
     if (p.parent_path().lexically_normal() != dir.lexically_normal())
         return fail("not directly in " + allowed_dir);
     if (expected_size > limit) return fail("larger than the 64 MiB cap");
@@ -98,7 +110,8 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
         }
         auto text = read_persisted_output(rf->value("path", std::string()),
                                           (*rf)["size"].get<std::uint64_t>(),
-                                          rf->value("allowed_dir", std::string()));
+                                          rf->value("allowed_dir", std::string()), 64ull << 20,
+                                          rf->value("naming", std::string("txt")));
         if (!text) {
             why = text.error();
             return {};

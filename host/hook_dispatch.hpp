@@ -15,10 +15,13 @@ class Plugin;
 /// directly inside `allowed_dir` (no `.`/`..` components), lstat a regular file of exactly
 /// `expected_size` bytes, opened with O_NOFOLLOW, at most `limit` bytes, valid UTF-8. Any failed
 /// check is an error naming it; the caller then passes through.
+/// `naming` says which file names the host uses: "txt" (Claude Code: `*.txt`) or
+/// "opencode-tool" (OpenCode: `tool_` followed by letters, digits and `_`, no extension).
 std::expected<std::string, std::string> read_persisted_output(const std::string& path,
                                                               std::uint64_t expected_size,
                                                               const std::string& allowed_dir,
-                                                              std::uint64_t limit = 64ull << 20);
+                                                              std::uint64_t limit = 64ull << 20,
+                                                              std::string_view naming = "txt");
 
 /// Runs decode → (checked file read) → core::compress → encode. Returns the bytes to print;
 /// "" means pass through, and `why` then says why (for SUTRA_DEBUG and doctor).

@@ -140,9 +140,9 @@ protected:
 };
 
 TEST_F(OpenCodeTruncatedTest, CompressesTheSavedFileNotThePreview) {
-    // The dispatcher reads only .txt files (see docs/adapters.md, OpenCode).
-    test::write_file(dir + "/tool_01.txt", full);
-    const std::string out = run(payload(dir + "/tool_01.txt", full.size()).dump());
+    // OpenCode's own names: tool_<id>, no extension.
+    test::write_file(dir + "/tool_01", full);
+    const std::string out = run(payload(dir + "/tool_01", full.size()).dump());
     ASSERT_FALSE(out.empty());
     const std::string view = json::parse(out)["output"];
     EXPECT_NE(view.find("LAST LINE only in the saved file"), std::string::npos);
@@ -150,33 +150,33 @@ TEST_F(OpenCodeTruncatedTest, CompressesTheSavedFileNotThePreview) {
 }
 
 TEST_F(OpenCodeTruncatedTest, AnyFailedCheckPassesThrough) {
-    test::write_file(dir + "/tool_01.txt", full);
+    test::write_file(dir + "/tool_01", full);
     // wrong size
-    EXPECT_EQ(run(payload(dir + "/tool_01.txt", full.size() - 1).dump()), "");
+    EXPECT_EQ(run(payload(dir + "/tool_01", full.size() - 1).dump()), "");
     // no size measured by the plugin
-    json nosize = payload(dir + "/tool_01.txt", full.size());
+    json nosize = payload(dir + "/tool_01", full.size());
     nosize.erase("output_file_size");
     EXPECT_EQ(run(nosize.dump()), "");
     // no path
-    json nopath = payload(dir + "/tool_01.txt", full.size());
+    json nopath = payload(dir + "/tool_01", full.size());
     nopath["output"]["metadata"].erase("outputPath");
     EXPECT_EQ(run(nopath.dump()), "");
     // outside the tool-output folder
-    test::write_file(box.dir.path + "/elsewhere.txt", full);
-    EXPECT_EQ(run(payload(box.dir.path + "/elsewhere.txt", full.size()).dump()), "");
+    test::write_file(box.dir.path + "/tool_elsewhere", full);
+    EXPECT_EQ(run(payload(box.dir.path + "/tool_elsewhere", full.size()).dump()), "");
     // climbing out with ..
-    EXPECT_EQ(run(payload(dir + "/../../../elsewhere.txt", full.size()).dump()), "");
+    EXPECT_EQ(run(payload(dir + "/../../../tool_elsewhere", full.size()).dump()), "");
     // a symlink
-    fs::create_symlink(box.dir.path + "/elsewhere.txt", dir + "/link.txt");
-    EXPECT_EQ(run(payload(dir + "/link.txt", full.size()).dump()), "");
+    fs::create_symlink(box.dir.path + "/tool_elsewhere", dir + "/tool_link");
+    EXPECT_EQ(run(payload(dir + "/tool_link", full.size()).dump()), "");
     // invalid UTF-8
-    test::write_file(dir + "/bin.txt", full + "\xff");
-    EXPECT_EQ(run(payload(dir + "/bin.txt", full.size() + 1).dump()), "");
+    test::write_file(dir + "/tool_bin", full + "\xff");
+    EXPECT_EQ(run(payload(dir + "/tool_bin", full.size() + 1).dump()), "");
     // a relative path
     EXPECT_EQ(run(payload("tool_01.txt", full.size()).dump()), "");
-    // OpenCode 1.18.33's own names have no extension: refused by the dispatcher's .txt rule
-    test::write_file(dir + "/tool_02", full);
-    EXPECT_EQ(run(payload(dir + "/tool_02", full.size()).dump()), "");
+    // A name that is not OpenCode's (here a .txt) is refused for an OpenCode read.
+    test::write_file(dir + "/notes.txt", full);
+    EXPECT_EQ(run(payload(dir + "/notes.txt", full.size()).dump()), "");
 }
 
 TEST_F(OpenCodeTest, InstallWritesPluginWithAbsoluteHostAndRoundTrips) {

@@ -78,7 +78,8 @@ std::string decode_payload(std::string_view payload) {
                 return common::pass("truncated output without a checkable path or size");
             out["read_file"] = {{"path", path->get<std::string>()},
                                 {"size", size->get<std::uint64_t>()},
-                                {"allowed_dir", dir}};
+                                {"allowed_dir", dir},
+                                {"naming", "opencode-tool"}};
             return out.dump();
         }
         out["output"] = *text;

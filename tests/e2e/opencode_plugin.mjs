@@ -96,7 +96,7 @@ const truncated = (path) => {
   return bash(preview, "make", 0, { truncated: true, outputPath: path })
 }
 await check("truncated: the saved file is compressed, not the preview", async () => {
-  const path = join(toolOutput, "tool_01.txt")
+  const path = join(toolOutput, "tool_01")
   writeFileSync(path, full)
   const [input, output] = truncated(path)
   await hook(input, output)
@@ -105,7 +105,7 @@ await check("truncated: the saved file is compressed, not the preview", async ()
   assert.doesNotMatch(output.output, /output truncated/)
 })
 await check("truncated: a file outside tool-output passes through", async () => {
-  const path = join(scratch, "elsewhere.txt")
+  const path = join(scratch, "tool_elsewhere")
   writeFileSync(path, full)
   const [input, output] = truncated(path)
   const preview = output.output
@@ -113,7 +113,7 @@ await check("truncated: a file outside tool-output passes through", async () => 
   assert.equal(output.output, preview)
 })
 await check("truncated: a missing file passes through", async () => {
-  const [input, output] = truncated(join(toolOutput, "gone.txt"))
+  const [input, output] = truncated(join(toolOutput, "tool_gone"))
   const preview = output.output
   await hook(input, output)
   assert.equal(output.output, preview)
