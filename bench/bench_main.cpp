@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
         std::size_t view = 0;
         for (int i = 0; i < small_runs; ++i) t.push_back(time_ms([&] { view = core::compress(r, c).view.size(); }));
         fmt::print("| compress 60 kB log, in process, store {} (median of {}) | {:.3f} ms ({} B → {} B) |\n",
-                   store ? "on (fsync)" : "off", small_runs, median(t), small.size(), view);
+                   store ? "on" : "off", small_runs, median(t), small.size(), view);
     }
 
     // 100 MB log: throughput and memory.

@@ -1,8 +1,5 @@
 #include "core/compress.hpp"
 
-#include <chrono>
-#include <exception>
-
 #include "core/classify.hpp"
 #include "core/json_rewrite.hpp"
 #include "core/lines.hpp"
@@ -11,16 +8,24 @@
 #include "core/store.hpp"
 #include "core/text_rewrite.hpp"
 
+#include <chrono>
+#include <exception>
+#include <optional>
+
 namespace sutra::core {
 namespace {
 
 // JSON views aim for these sizes; markers inside strings make them a little larger.
 std::uint64_t json_target(Mode mode, std::uint64_t ceiling) {
     switch (mode) {
-    case Mode::concise: return std::min<std::uint64_t>(4096, ceiling);
-    case Mode::verbose: return std::min<std::uint64_t>(32768, ceiling);
-    case Mode::full: return ceiling;
-    default: return std::min<std::uint64_t>(8192, ceiling);
+    case Mode::concise:
+        return std::min<std::uint64_t>(4096, ceiling);
+    case Mode::verbose:
+        return std::min<std::uint64_t>(32768, ceiling);
+    case Mode::full:
+        return ceiling;
+    default:
+        return std::min<std::uint64_t>(8192, ceiling);
     }
 }
 
@@ -48,10 +53,14 @@ Response run(const Request& req, const Config& cfg) {
 
     r.shape = detect_shape(in, req.command);
     switch (r.shape) {
-    case Shape::empty: return pass(std::move(r), "empty");
-    case Shape::binary: return pass(std::move(r), "binary");
-    case Shape::diff: return pass(std::move(r), "diff");
-    default: break;
+    case Shape::empty:
+        return pass(std::move(r), "empty");
+    case Shape::binary:
+        return pass(std::move(r), "binary");
+    case Shape::diff:
+        return pass(std::move(r), "diff");
+    default:
+        break;
     }
     const LineIndex lines = index_lines(in);
     r.original_lines = lines.count();
@@ -75,7 +84,14 @@ Response run(const Request& req, const Config& cfg) {
         if (!p) return pass(std::move(r), "json-not-reducible");
         plan = std::move(*p);
     } else {
-        const KeyMatcher keys(cfg.keep_patterns);
+        // Building a matcher costs more than compressing a small result: keep the last one.
+        thread_local std::vector<std::string> cached_patterns;
+        thread_local std::optional<KeyMatcher> cached_keys;
+        if (!cached_keys || cached_patterns != cfg.keep_patterns) {
+            cached_keys.emplace(cfg.keep_patterns);
+            cached_patterns = cfg.keep_patterns;
+        }
+        const KeyMatcher& keys = *cached_keys;
         TextOptions to = text_options(mode, cfg.max_view_bytes);
         to.measure = measure;
         plan = rewrite_text(in, lines, r.shape, keys, to);
@@ -151,14 +167,17 @@ Response compress(const Request& req, const Config& cfg) noexcept {
         rec.host = req.host;
         rec.tool = req.tool;
         rec.shape = std::string(to_string(r.shape));
-        rec.outcome = r.rewritten ? "rewritten" : "passthrough:" + r.passthrough.substr(0, r.passthrough.find(':'));
+        rec.outcome = r.rewritten
+                          ? "rewritten"
+                          : "passthrough:" + r.passthrough.substr(0, r.passthrough.find(':'));
         rec.bytes_in = r.original_bytes;
         rec.bytes_out = r.rewritten ? r.view.size() : r.original_bytes;
         rec.lines_in = r.original_lines;
         rec.rules = r.rules;
-        rec.micros = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-                                                    std::chrono::steady_clock::now() - start)
-                                                    .count());
+        rec.micros =
+            static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                           std::chrono::steady_clock::now() - start)
+                                           .count());
         log_rewrite(cfg, rec);
     } catch (...) {
     }

@@ -1,24 +1,26 @@
 #include "core/shape.hpp"
 
+#include "core/json_rewrite.hpp"
+#include "core/utf8.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
 
-#include "core/json_rewrite.hpp"
-#include "core/utf8.hpp"
-
 namespace sutra::core {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+    return s.substr(0, p.size()) == p;
+}
 
 // Calls f(line) for each line (without its '\n'); stops when f returns false.
 template <class F> void each_line(std::string_view s, F&& f) {
     std::size_t pos = 0;
     while (pos < s.size()) {
         const void* nl = std::memchr(s.data() + pos, '\n', s.size() - pos);
-        const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - s.data())
-                                   : s.size();
+        const std::size_t end =
+            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - s.data()) : s.size();
         if (!f(s.substr(pos, end - pos))) return;
         pos = end + 1;
     }
@@ -63,8 +65,7 @@ bool contains_diff(std::string_view s) {
                 break;
             case '@':
                 // "--- a" then "+++ b" then a hunk header.
-                if (starts_with(prev, "+++ ") && starts_with(prev2, "--- ") &&
-                    is_hunk_header(line))
+                if (starts_with(prev, "+++ ") && starts_with(prev2, "--- ") && is_hunk_header(line))
                     return true;
                 break;
             case 'F':
@@ -93,39 +94,83 @@ Shape detect_shape(std::string_view s, std::string_view command) {
         is_json_document(s))
         return Shape::json;
 
-    // Count evidence for each log kind in one pass over (at most) the first and last 256 KiB.
+    // Count evidence for each log kind in one pass over (at most) the first and last 32 KiB.
     int test = 0, trace = 0, build = 0;
     auto scan = [&](std::string_view part) {
         each_line(part, [&](std::string_view l) {
-            if (starts_with(l, "Traceback (most recent call last)") || starts_with(l, "panic: ") ||
-                starts_with(l, "goroutine ") || starts_with(l, "Exception in thread") ||
-                starts_with(l, "\tat ") || starts_with(l, "    at ") ||
-                l.find("panicked at") != std::string_view::npos ||
-                l.find("==ERROR: AddressSanitizer") != std::string_view::npos ||
-                l.find("runtime error:") != std::string_view::npos)
-                ++trace;
-            if (l.find("test session starts") != std::string_view::npos ||
-                starts_with(l, "=== RUN") || starts_with(l, "--- FAIL") ||
-                starts_with(l, "--- PASS") || starts_with(l, "test result:") ||
-                starts_with(l, "[ RUN      ]") || starts_with(l, "[==========]") ||
-                starts_with(l, "Tests:") || starts_with(l, "Test Suites:") ||
-                starts_with(l, "Ran ") || l.find(" PASSED") != std::string_view::npos ||
-                l.find(" FAILED") != std::string_view::npos ||
-                l.find("tests passed") != std::string_view::npos || starts_with(l, "running "))
-                ++test;
-            if (l.find(": error:") != std::string_view::npos ||
-                l.find(": warning:") != std::string_view::npos || starts_with(l, "error[E") ||
-                l.find("error TS") != std::string_view::npos || starts_with(l, "make: ***") ||
-                starts_with(l, "make[") || starts_with(l, "CMake Error") ||
-                starts_with(l, "npm ERR!") || starts_with(l, "npm error") ||
-                starts_with(l, "   Compiling ") || l.find("] Building ") != std::string_view::npos ||
-                l.find("] Linking ") != std::string_view::npos)
-                ++build;
+            if (l.empty()) return true;
+            auto has = [&](std::string_view needle) {
+                return l.find(needle) != std::string_view::npos;
+            };
+            const bool colon = std::memchr(l.data(), ':', l.size()) != nullptr;
+            // Line openings first (one switch), then substrings only where a cheap gate holds.
+            switch (l[0]) {
+            case 'T':
+                trace += starts_with(l, "Traceback (most recent call last)");
+                break;
+            case 'p':
+                trace += starts_with(l, "panic: ");
+                break;
+            case 'g':
+                trace += starts_with(l, "goroutine ");
+                break;
+            case 'E':
+                trace += starts_with(l, "Exception in thread");
+                break;
+            case '\t':
+                trace += starts_with(l, "\tat ");
+                break;
+            case ' ':
+                trace += starts_with(l, "    at ");
+                build += starts_with(l, "   Compiling ");
+                break;
+            case '=':
+                test += starts_with(l, "=== RUN");
+                break;
+            case '-':
+                test += starts_with(l, "--- FAIL") || starts_with(l, "--- PASS");
+                break;
+            case 't':
+                test += starts_with(l, "test result:");
+                break;
+            case 'R':
+                test += starts_with(l, "Ran ");
+                break;
+            case 'r':
+                test += starts_with(l, "running ");
+                break;
+            case '[':
+                test += starts_with(l, "[ RUN      ]") || starts_with(l, "[==========]");
+                break;
+            case 'm':
+                build += starts_with(l, "make: ***") || starts_with(l, "make[");
+                break;
+            case 'C':
+                build += starts_with(l, "CMake Error");
+                break;
+            case 'n':
+                build += starts_with(l, "npm ERR!") || starts_with(l, "npm error");
+                break;
+            default:
+                break;
+            }
+            if (colon) {
+                trace +=
+                    has("panicked at") || has("==ERROR: AddressSanitizer") || has("runtime error:");
+                build += has(": error:") || has(": warning:") || has("error TS") ||
+                         starts_with(l, "error[E");
+                test += starts_with(l, "Tests:") || starts_with(l, "Test Suites:");
+            }
+            if (std::memchr(l.data(), ']', l.size()))
+                build += has("] Building ") || has("] Linking ");
+            if (std::memchr(l.data(), 'S', l.size()) || std::memchr(l.data(), 's', l.size()))
+                test += has(" PASSED") || has(" FAILED") || has("tests passed") ||
+                        has("test session starts");
             return true;
         });
     };
     // The label only picks a few rules and names the shape in stats: the ends are evidence enough.
-    constexpr std::size_t window = 256u << 10;
+    constexpr std::size_t window = 32u << 10;
     if (s.size() <= 2 * window) {
         scan(s);
     } else {

@@ -7,7 +7,9 @@
 namespace sutra::core {
 namespace {
 
-bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+bool is_continuation(unsigned char c) {
+    return (c & 0xC0) == 0x80;
+}
 
 // Length of the well-formed sequence at s[i], or 0 when it is not one.
 std::size_t sequence_length(std::string_view s, std::size_t i) {
@@ -16,10 +18,14 @@ std::size_t sequence_length(std::string_view s, std::size_t i) {
     std::size_t n = 0;
     std::uint32_t min = 0;
     std::uint32_t cp = 0;
-    if ((c & 0xE0) == 0xC0) n = 2, min = 0x80, cp = c & 0x1F;
-    else if ((c & 0xF0) == 0xE0) n = 3, min = 0x800, cp = c & 0x0F;
-    else if ((c & 0xF8) == 0xF0) n = 4, min = 0x10000, cp = c & 0x07;
-    else return 0;
+    if ((c & 0xE0) == 0xC0)
+        n = 2, min = 0x80, cp = c & 0x1F;
+    else if ((c & 0xF0) == 0xE0)
+        n = 3, min = 0x800, cp = c & 0x0F;
+    else if ((c & 0xF8) == 0xF0)
+        n = 4, min = 0x10000, cp = c & 0x07;
+    else
+        return 0;
     if (i + n > s.size()) return 0;
     for (std::size_t k = 1; k < n; ++k) {
         const auto d = static_cast<unsigned char>(s[i + k]);
@@ -52,8 +58,8 @@ bool valid_utf8(std::string_view s) {
 
 std::size_t utf8_floor(std::string_view s, std::size_t pos) {
     pos = std::min(pos, s.size());
-    for (int k = 0; k < 3 && pos > 0 && pos < s.size() &&
-                    is_continuation(static_cast<unsigned char>(s[pos]));
+    for (int k = 0;
+         k < 3 && pos > 0 && pos < s.size() && is_continuation(static_cast<unsigned char>(s[pos]));
          ++k)
         --pos;
     return pos;
@@ -73,6 +79,17 @@ bool looks_binary(std::string_view s) {
     std::size_t bad = 0;
     std::size_t i = 0;
     while (i < head.size()) {
+        // Fast path over printable ASCII, eight bytes at a time.
+        while (i + 8 <= head.size()) {
+            std::uint64_t w;
+            std::memcpy(&w, head.data() + i, 8);
+            // Any byte >= 0x80 or < 0x20 leaves the fast path.
+            if ((w & 0x8080808080808080ull) ||
+                ((w - 0x2020202020202020ull) & ~w & 0x8080808080808080ull))
+                break;
+            i += 8;
+        }
+        if (i >= head.size()) break;
         const auto c = static_cast<unsigned char>(head[i]);
         if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != 0x1B && c != '\b' &&
             c != '\f' && c != '\v') {
