@@ -173,15 +173,6 @@ common::HookSpec hook_spec(const std::string& host_program) {
     return spec;
 }
 
-// Errors become {"ok":false,"error"} so the CLI can print them.
-template <class F> std::string guarded(F&& f) {
-    try {
-        return f().dump();
-    } catch (const std::exception& e) {
-        return json{{"ok", false}, {"error", e.what()}}.dump();
-    }
-}
-
 } // namespace
 
 struct Adapter {
@@ -193,19 +184,19 @@ struct Adapter {
         return encode_result(payload, result);
     }
     std::string install(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             const auto o = common::parse_options(options);
             return common::install_hook(settings_path(), hook_spec(o.host_program), o.dry_run);
         });
     }
     std::string uninstall(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             const auto o = common::parse_options(options);
             return common::uninstall_hook(settings_path(), hook_spec(o.host_program), o.dry_run);
         });
     }
     std::string detect(std::string_view) {
-        return guarded([&] {
+        return common::guarded([&] {
             const std::string path = settings_path();
             const auto text = common::read_text(path);
             const auto doc = common::parse_settings(text, path);
@@ -219,7 +210,7 @@ struct Adapter {
         });
     }
     std::string doctor(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
             std::string out;
             for (int i = 1; i <= 400; ++i)

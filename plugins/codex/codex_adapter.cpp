@@ -65,14 +65,6 @@ common::HookSpec hook_spec(const std::string& host_program) {
     return spec;
 }
 
-template <class F> std::string guarded(F&& f) {
-    try {
-        return f().dump();
-    } catch (const std::exception& e) {
-        return json{{"ok", false}, {"error", e.what()}}.dump();
-    }
-}
-
 } // namespace
 
 struct Adapter {
@@ -84,7 +76,7 @@ struct Adapter {
         return encode_result(payload, result);
     }
     std::string install(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             const auto o = common::parse_options(options);
             auto r = common::install_hook(hooks_path(), hook_spec(o.host_program), o.dry_run);
             if (r.value("changed", false))
@@ -94,13 +86,13 @@ struct Adapter {
         });
     }
     std::string uninstall(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             const auto o = common::parse_options(options);
             return common::uninstall_hook(hooks_path(), hook_spec(o.host_program), o.dry_run);
         });
     }
     std::string detect(std::string_view) {
-        return guarded([&] {
+        return common::guarded([&] {
             const std::string path = hooks_path();
             const auto doc = common::parse_settings(common::read_text(path), path);
             const auto cmd = common::our_command(doc, hook_spec(""));
@@ -113,7 +105,7 @@ struct Adapter {
         });
     }
     std::string doctor(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
             std::string out;
             for (int i = 1; i <= 400; ++i)

@@ -356,4 +356,14 @@ inline bool is_restore_command(const std::string& command) {
            (j + 7 == command.size() || std::isspace(static_cast<unsigned char>(command[j + 7])));
 }
 
+/// Runs an install/uninstall/detect/doctor step; an exception becomes {"ok":false,"error"} so
+/// the CLI can print it.
+template <class F> std::string guarded(F&& f) {
+    try {
+        return f().dump();
+    } catch (const std::exception& e) {
+        return nlohmann::json{{"ok", false}, {"error", e.what()}}.dump();
+    }
+}
+
 } // namespace sutra::plugins::common

@@ -192,14 +192,6 @@ std::optional<common::FilePlan> plan_config_uninstall(const std::string& path) {
     return common::FilePlan{path, "modify", before, yaml_disable(*before, k_name), std::nullopt};
 }
 
-template <class F> std::string guarded(F&& f) {
-    try {
-        return f().dump();
-    } catch (const std::exception& e) {
-        return json{{"ok", false}, {"error", e.what()}}.dump();
-    }
-}
-
 } // namespace
 
 struct Adapter {
@@ -211,7 +203,7 @@ struct Adapter {
         return encode_result(payload, result);
     }
     std::string install(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             const auto o = common::parse_options(options);
             const Paths p = paths(options);
             // Plan every file first: a refusal anywhere writes nothing.
@@ -234,7 +226,7 @@ struct Adapter {
         });
     }
     std::string uninstall(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             const auto o = common::parse_options(options);
             const Paths p = paths(options);
             std::vector<common::FilePlan> plans;
@@ -253,7 +245,7 @@ struct Adapter {
         });
     }
     std::string detect(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             const Paths p = paths(options);
             const auto init = common::read_text(p.init);
             std::optional<std::string> host;
@@ -272,7 +264,7 @@ struct Adapter {
         });
     }
     std::string doctor(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
             std::string out;
             for (int i = 1; i <= 400; ++i)

@@ -119,14 +119,6 @@ std::string plugin_text(const std::string& host_program) {
                                host_program.empty() ? "sutra-host" : host_program);
 }
 
-template <class F> std::string guarded(F&& f) {
-    try {
-        return f().dump();
-    } catch (const std::exception& e) {
-        return json{{"ok", false}, {"error", e.what()}}.dump();
-    }
-}
-
 } // namespace
 
 struct Adapter {
@@ -138,7 +130,7 @@ struct Adapter {
         return encode_result(payload, result);
     }
     std::string install(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             const auto o = common::parse_options(options);
             const std::string path = plugin_path();
             const auto plan =
@@ -154,7 +146,7 @@ struct Adapter {
         });
     }
     std::string uninstall(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             const auto o = common::parse_options(options);
             const std::string path = plugin_path();
             const auto plan = common::plan_owned_uninstall(path, k_marker);
@@ -167,7 +159,7 @@ struct Adapter {
         });
     }
     std::string detect(std::string_view) {
-        return guarded([&] {
+        return common::guarded([&] {
             const std::string path = plugin_path();
             const auto text = common::read_text(path);
             std::optional<std::string> host;
@@ -185,7 +177,7 @@ struct Adapter {
         });
     }
     std::string doctor(std::string_view options) {
-        return guarded([&] {
+        return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
             std::string out;
             for (int i = 1; i <= 400; ++i)
