@@ -4,6 +4,7 @@
 // which lines that differ only in numbers, hashes or paths compare equal.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,15 @@ namespace sutra::core {
 /// How much a line matters. `critical` lines are always kept; `notable` ones while the budget
 /// allows.
 enum class Level : std::uint8_t { none = 0, notable = 2, critical = 3 };
+
+/// A built-in key word (lower case) and the level a line holding it gets.
+struct KeyWord {
+    std::string_view text;
+    Level level;
+};
+
+/// The built-in key words, the list `sutra config` and docs/contract.md describe.
+std::span<const KeyWord> builtin_key_words();
 
 /// Matches key words case-insensitively. Built once per configuration.
 class KeyMatcher {
@@ -27,10 +37,20 @@ private:
         std::string text; ///< lower-case
         Level level;
     };
+    /// The words starting at line[p] (p + 1 < line.size()) that can beat `best`, best first.
+    Level match_at(const unsigned char* s, std::size_t n, std::size_t p, Level best) const;
+
     std::vector<Word> m_words;
-    /// Bit set over lower-cased two-byte prefixes: a quick filter before comparing words.
-    std::vector<std::uint64_t> m_prefix;
-    /// Prefix -> bucket of word indices (0: no bucket).
+    /// Bit set over raw byte pairs (every case variant) that can occur at the start of a word
+    /// or, when m_stride is 2, one byte into it: the filter the scan tests at every m_stride-th
+    /// position. A word of 3+ bytes always puts one of those two pairs at an even offset.
+    std::vector<std::uint64_t> m_pairs;
+    /// The part of m_pairs from words' first two bytes, and from their second and third: a hit
+    /// tells which start (the pair's own position, or the byte before) is worth comparing.
+    std::vector<std::uint64_t> m_first_pairs;
+    std::vector<std::uint64_t> m_second_pairs;
+    std::size_t m_stride = 2;
+    /// Lower-cased two-byte prefix -> bucket of word indices (0: no bucket).
     std::vector<std::uint16_t> m_bucket_of;
     std::vector<std::vector<std::uint16_t>> m_buckets;
 };

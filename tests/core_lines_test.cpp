@@ -1,5 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
+#include <random>
+#include <string>
+#include <vector>
+
 #include "core/classify.hpp"
 #include "core/lines.hpp"
 #include "core/utf8.hpp"
@@ -61,6 +67,144 @@ TEST(Classify, SignaturesIgnoreNumbersHashesAndPaths) {
     EXPECT_EQ(shape_signature("GET /a/b.js 200"), shape_signature("GET /c/d/e.css 404"));
     EXPECT_NE(shape_signature("test_a PASSED"), shape_signature("test_a FAILED"));
     EXPECT_NE(shape_signature("alpha"), shape_signature("beta"));
+}
+
+// What level() must return, written the slow and obvious way.
+Level reference_level(std::string_view line, const std::vector<std::string>& extra) {
+    std::string lower(line);
+    for (char& c : lower)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    Level best = Level::none;
+    for (const KeyWord& w : builtin_key_words())
+        if (lower.find(w.text) != std::string::npos) best = std::max(best, w.level);
+    for (std::string e : extra) {
+        if (e.size() < 2) continue;
+        for (char& c : e)
+            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+        if (lower.find(e) != std::string::npos) best = Level::critical;
+    }
+    return best;
+}
+
+// The matcher tests every other byte pair; a word at any offset, in any case, next to any
+// bytes, must still be found, with or without a two-byte custom word (which forces every pair).
+TEST(Classify, KeyLevelsMatchAPlainSearchOverRandomLines) {
+    std::mt19937 rng(7);
+    const std::string filler = "abcdefxyzERWOT0123 _-:/.\t'\xe2\x97\x8f\x9c\x95";
+    std::vector<std::string> words;
+    for (const KeyWord& w : builtin_key_words()) words.emplace_back(w.text);
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{}, std::vector<std::string>{"lease", "Qz"},
+          std::vector<std::string>{"xy"}}) {
+        const KeyMatcher keys(extra);
+        std::vector<std::string> pool = words;
+        pool.insert(pool.end(), extra.begin(), extra.end());
+        for (int round = 0; round < 20000; ++round) {
+            std::string line;
+            const int parts = static_cast<int>(rng() % 4);
+            for (int p = 0; p <= parts; ++p) {
+                for (unsigned k = rng() % 6; k > 0; --k) line += filler[rng() % filler.size()];
+                if (rng() % 3 == 0) {
+                    std::string w = pool[rng() % pool.size()];
+                    // Random case, and sometimes one byte cut off so near-misses occur too.
+                    for (char& c : w)
+                        if (rng() % 2 && c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+                    if (rng() % 4 == 0 && w.size() > 2) w.pop_back();
+                    line += w;
+                }
+            }
+            ASSERT_EQ(keys.level(line), reference_level(line, extra)) << "line: " << line;
+        }
+    }
+}
+
+// The normalised form signatures stand for, written the slow way: tokens holding a path
+// separator become P, hex runs of 7+ holding a digit become 0, digit runs become 0, runs of
+// spaces become one space.
+std::string reference_shape(std::string_view line) {
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    line = line.substr(0, 512);
+    auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    auto space = [](char c) { return c == ' ' || c == '\t'; };
+    std::string out;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        if (space(line[i])) {
+            while (i < line.size() && space(line[i])) ++i;
+            out += ' ';
+            continue;
+        }
+        std::size_t end = i;
+        while (end < line.size() && !space(line[end])) ++end;
+        std::string_view token = line.substr(i, end - i);
+        std::size_t sep = token.find_first_of("/\\");
+        std::string t;
+        for (std::size_t k = 0; k < (sep == std::string_view::npos ? token.size() : sep);) {
+            if (!hex(token[k])) {
+                t += token[k++];
+                continue;
+            }
+            std::size_t e = k;
+            bool any_digit = false;
+            while (e < token.size() && hex(token[e])) any_digit |= digit(token[e++]);
+            if (sep != std::string_view::npos) e = std::min(e, sep);
+            if (any_digit && e - k >= 7) {
+                t += '0';
+                k = e;
+                continue;
+            }
+            for (; k < e;) {
+                if (digit(token[k])) {
+                    while (k < e && digit(token[k])) ++k;
+                    t += '0';
+                } else {
+                    t += token[k++];
+                }
+            }
+        }
+        out += sep == std::string_view::npos ? t : "P";
+        i = end;
+    }
+    return out;
+}
+
+TEST(Classify, EqualSignaturesMeanEqualShapesOverRandomLines) {
+    std::mt19937 rng(11);
+    const std::vector<std::string> templates = {
+        "GET /api/items/# 200 #ms", "worker # handled job #", "step # done",
+        "commit #", "[#%] Building CXX object src/unit#.cpp.o", "cache hit ratio #.#",
+        "Downloading pkg-# (# kB)", "abc # def", "deadbeef #", "  #  spaced\tout  #"};
+    auto fill = [&](const std::string& t) {
+        std::string out;
+        for (char c : t) {
+            if (c != '#') {
+                out += c;
+                continue;
+            }
+            switch (rng() % 4) {
+            case 0: out += std::to_string(rng() % 1000); break;
+            case 1: out += std::to_string(rng()); break;
+            case 2: { // a hex id, sometimes too short or without a digit
+                const char* h = "0123456789abcdef";
+                for (unsigned n = 3 + rng() % 10; n > 0; --n) out += h[rng() % 16];
+                break;
+            }
+            default: out += "x/y" + std::to_string(rng() % 9); break;
+            }
+        }
+        return out;
+    };
+    std::size_t equal_shapes = 0;
+    for (int round = 0; round < 20000; ++round) {
+        const std::string a = fill(templates[rng() % templates.size()]);
+        const std::string b = fill(templates[rng() % templates.size()]);
+        const bool same = reference_shape(a) == reference_shape(b);
+        equal_shapes += same;
+        ASSERT_EQ(shape_signature(a) == shape_signature(b), same) << a << " | " << b;
+        ASSERT_EQ(shape_signature(a + "\n"), shape_signature(a));
+    }
+    EXPECT_GT(equal_shapes, 500u); // the property was tested on equal pairs, not only unequal
 }
 
 TEST(Classify, LocationsAndContinuations) {
