@@ -1,7 +1,7 @@
 // sutra_bench: the figures in docs/benchmark.md. Each figure is a median of repeated runs,
 // measured side by side in one process run, because the machines are shared and noisy.
 //
-//   sutra_bench [--sutra PATH] [--sample FILE] [--quick]
+//   sutra_bench [--sutra PATH] [--sutra-host PATH] [--sample FILE] [--quick]
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "bench/inputs.hpp"
 #include "core/compress.hpp"
@@ -65,12 +66,14 @@ long peak_rss_kib(const std::function<void()>& f) {
     return ru.ru_maxrss;
 }
 
-double run_process_ms(const std::vector<std::string>& argv) {
+// Runs argv to completion with stdout to /dev/null and stdin from `input` (when given).
+double run_process_ms(const std::vector<std::string>& argv, const std::string& input = "") {
     std::fflush(stdout);
     return time_ms([&] {
         const pid_t pid = ::fork();
         if (pid == 0) {
-            if (!::freopen("/dev/null", "w", stdout)) ::_exit(127);
+            if (!::freopen("/dev/null", "w", stdout) || !::freopen("/dev/null", "w", stderr)) ::_exit(127);
+            if (!input.empty() && !::freopen(input.c_str(), "r", stdin)) ::_exit(127);
             std::vector<char*> args;
             for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
             args.push_back(nullptr);
@@ -82,15 +85,23 @@ double run_process_ms(const std::vector<std::string>& argv) {
     });
 }
 
+void write_file(const std::string& path, const std::string& text) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f || std::fwrite(text.data(), 1, text.size(), f) != text.size()) std::exit(1);
+    std::fclose(f);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     std::string sutra_bin;
+    std::string host_bin;
     std::string sample;
     bool quick = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--sutra" && i + 1 < argc) sutra_bin = argv[++i];
+        else if (a == "--sutra-host" && i + 1 < argc) host_bin = argv[++i];
         else if (a == "--sample" && i + 1 < argc) sample = argv[++i];
         else if (a == "--quick") quick = true;
     }
@@ -154,6 +165,58 @@ int main(int argc, char** argv) {
         fmt::print("| `sutra compress` of the {} sample, process start to exit (median of {}) | {:.2f} ms; `cat` of it {:.2f} ms |\n",
                    sample.substr(sample.rfind('/') + 1), cli.size(), median(cli), median(cat));
     }
+    // The Claude hook end to end (process start, module load, compress, store write, the
+    // response) on a 60 kB Bash result, against a minimal Python hook that only reads the
+    // payload and prints it back: the floor of any hook written in Python.
+    if (!host_bin.empty()) {
+        const std::string payload_file = dir + "/payload.json";
+        const std::string python_hook = dir + "/hook.py";
+        {
+            std::string log = bench::plain_log(60 * 1000);
+            nlohmann::json p = {{"session_id", "bench"},
+                                {"transcript_path", "/nowhere/bench.jsonl"},
+                                {"cwd", dir},
+                                {"hook_event_name", "PostToolUse"},
+                                {"tool_name", "Bash"},
+                                {"tool_input", {{"command", "make"}}},
+                                {"tool_response",
+                                 {{"stdout", log}, {"stderr", ""}, {"interrupted", false}}},
+                                {"tool_use_id", "toolu_bench"}};
+            write_file(payload_file, p.dump());
+            write_file(python_hook,
+                       "import json, sys\nsys.stdout.write(json.dumps(json.load(sys.stdin)))\n");
+        }
+        ::setenv("SUTRA_HOME", (dir + "/hook").c_str(), 1);
+        ::setenv("SUTRA_CONFIG", "/nonexistent", 1);
+        std::vector<double> hook, python;
+        for (int i = 0; i < (quick ? 20 : 100); ++i) {
+            hook.push_back(run_process_ms({host_bin, "--adapter", "claude"}, payload_file));
+            python.push_back(run_process_ms({"/usr/bin/python3", python_hook}, payload_file));
+        }
+        fmt::print("| Claude hook end to end, `sutra-host --adapter claude`, 60 kB Bash result (median of {}) | {:.2f} ms; minimal Python hook {:.2f} ms; {:.1f}x faster |\n",
+                   hook.size(), median(hook), median(python), median(python) / median(hook));
+
+        // Restore latency: one page of a stored original through the CLI, against `cat`.
+        if (!sutra_bin.empty()) {
+            core::Config c = config_in(dir + "/hook", true);
+            std::string log = bench::plain_log(60 * 1000);
+            core::Request r;
+            r.output = log;
+            r.exit_code = 1;
+            auto resp = core::compress(r, c);
+            if (resp.id) {
+                std::vector<double> restore, cat;
+                for (int i = 0; i < (quick ? 20 : 100); ++i) {
+                    restore.push_back(run_process_ms(
+                        {sutra_bin, "restore", *resp.id, "--lines", "100-180"}));
+                    cat.push_back(run_process_ms({"/bin/cat", payload_file}));
+                }
+                fmt::print("| `sutra restore ID --lines 100-180`, process start to exit (median of {}) | {:.2f} ms; `cat` {:.2f} ms |\n",
+                           restore.size(), median(restore), median(cat));
+            }
+        }
+    }
+
     std::string rm = "rm -rf '" + dir + "'";
     return std::system(rm.c_str()) == 0 ? 0 : 1;
 }

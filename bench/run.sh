@@ -5,9 +5,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SUTRA_BENCH_BUILD:-$root/build-bench}"
 "$root/scripts/setup.sh"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DSUTRA_BENCH=ON >/dev/null
-cmake --build "$build" -j "$(nproc)" --target sutra sutra_bench core_bench sutra_savings
+cmake --build "$build" -j "$(nproc)" --target sutra sutra-host sutra_plugin_claude sutra_bench core_bench sutra_savings
 echo "## figures ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
-"$build/bench/sutra_bench" --sutra "$build/host/sutra" --sample "$root/samples/pytest-failure.log" "$@"
+"$build/bench/sutra_bench" --sutra "$build/host/sutra" --sutra-host "$build/bin/sutra-host" --sample "$root/samples/pytest-failure.log" "$@"
 echo
 echo "## hot loops (Google Benchmark)"
 "$build/bench/core_bench" --benchmark_min_time=0.2 2>/dev/null | grep -E '^BM_|^Benchmark'
