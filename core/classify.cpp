@@ -30,7 +30,7 @@ constexpr KeyWord k_builtin[] = {
     {"can't ", Level::critical},       {"could not", Level::critical},
     {"unable to", Level::critical},    {"no such ", Level::critical},
     {"killed", Level::critical},       {"timed out", Level::critical},
-    {"refused", Level::critical},      {"\xe2\x97\x8f ", Level::critical}, // "● "
+    {"refused", Level::critical},      {"exceeded", Level::critical},      {"\xe2\x97\x8f ", Level::critical}, // "● "
     {"\xe2\x9c\x95", Level::critical},                                    // "✕"
     {"warn", Level::notable},          {"deprecat", Level::notable},
     {"note:", Level::notable},         {"summary", Level::notable},
@@ -119,6 +119,22 @@ Level KeyMatcher::level(std::string_view line) const {
         if (best == Level::critical) return best;
     }
     return best;
+}
+
+std::size_t KeyMatcher::find(std::string_view text, Level at_least) const {
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    for (std::size_t q = 0; q + 1 < n; q += m_stride) {
+        const std::uint32_t raw = static_cast<std::uint32_t>(s[q + 1]) << 8 | s[q];
+        const std::uint64_t bit = 1ull << (raw % 64);
+        if (!(m_pairs[raw / 64] & bit)) continue;
+        if (q > 0 && (m_second_pairs[raw / 64] & bit) &&
+            match_at(s, n, q - 1, Level::none) >= at_least)
+            return q - 1;
+        if ((m_first_pairs[raw / 64] & bit) && match_at(s, n, q, Level::none) >= at_least)
+            return q;
+    }
+    return std::string_view::npos;
 }
 
 namespace {

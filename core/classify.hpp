@@ -32,6 +32,10 @@ public:
 
     Level level(std::string_view line) const;
 
+    /// Offset of the first key word of at least `at_least` in `text`, or npos. For text that is
+    /// not split into lines, such as a JSON string.
+    std::size_t find(std::string_view text, Level at_least) const;
+
 private:
     struct Word {
         std::string text; ///< lower-case

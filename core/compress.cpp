@@ -7,6 +7,7 @@
 #include "core/stats.hpp"
 #include "core/store.hpp"
 #include "core/text_rewrite.hpp"
+#include "core/tokenizer/tokenizer.hpp"
 
 #include <chrono>
 #include <exception>
@@ -74,9 +75,19 @@ Response run(const Request& req, const Config& cfg) {
     measure.ttl_seconds = cfg.ttl_seconds;
     measure.route = req.route;
 
+    // Building a matcher costs more than compressing a small result: keep the last one.
+    thread_local std::vector<std::string> cached_patterns;
+    thread_local std::optional<KeyMatcher> cached_keys;
+    if (!cached_keys || cached_patterns != cfg.keep_patterns) {
+        cached_keys.emplace(cfg.keep_patterns);
+        cached_patterns = cfg.keep_patterns;
+    }
+    const KeyMatcher& keys = *cached_keys;
+
     Plan plan;
     if (r.shape == Shape::json) {
         JsonOptions jo;
+        jo.keys = &keys;
         jo.target_bytes = json_target(mode, cfg.max_view_bytes);
         jo.elide_arrays = cfg.store_enabled;
         jo.measure = measure;
@@ -84,14 +95,6 @@ Response run(const Request& req, const Config& cfg) {
         if (!p) return pass(std::move(r), "json-not-reducible");
         plan = std::move(*p);
     } else {
-        // Building a matcher costs more than compressing a small result: keep the last one.
-        thread_local std::vector<std::string> cached_patterns;
-        thread_local std::optional<KeyMatcher> cached_keys;
-        if (!cached_keys || cached_patterns != cfg.keep_patterns) {
-            cached_keys.emplace(cfg.keep_patterns);
-            cached_patterns = cfg.keep_patterns;
-        }
-        const KeyMatcher& keys = *cached_keys;
         TextOptions to = text_options(mode, cfg.max_view_bytes);
         to.measure = measure;
         plan = rewrite_text(in, lines, r.shape, keys, to);
@@ -131,6 +134,22 @@ Response run(const Request& req, const Config& cfg) {
     r.elisions = std::move(plan.elisions);
     r.rules = std::move(plan.rules);
     return r;
+}
+
+// Exact o200k counts of what the model would have read and what it reads instead. Only rewrites
+// are counted (a pass-through saves nothing), and only up to a size where counting (~100 MB/s)
+// stays a small part of the call; a count that cannot be made is left out, never estimated.
+void count_tokens_for_stats(std::string_view original, const Response& r, const Config& cfg,
+                            RewriteRecord& rec) {
+    if (!r.rewritten || !cfg.stats_enabled || !cfg.stats_count_tokens ||
+        original.size() > k_stats_token_max_bytes)
+        return;
+    auto in = tokenizer::count_tokens(original);
+    if (!in) return;
+    auto out = tokenizer::count_tokens(r.view);
+    if (!out) return;
+    rec.tokens_in = *in;
+    rec.tokens_out = *out;
 }
 
 } // namespace
@@ -178,6 +197,7 @@ Response compress(const Request& req, const Config& cfg) noexcept {
             static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
                                            std::chrono::steady_clock::now() - start)
                                            .count());
+        count_tokens_for_stats(req.output, r, cfg, rec);
         log_rewrite(cfg, rec);
     } catch (...) {
     }

@@ -46,6 +46,7 @@ constexpr std::array k_settings{
     SettingInfo{"restore.max_bytes", SettingType::integer},
     SettingInfo{"stats.enabled", SettingType::boolean},
     SettingInfo{"stats.max_bytes", SettingType::integer},
+    SettingInfo{"stats.count_tokens", SettingType::boolean},
 };
 
 struct IntRange {
@@ -167,6 +168,7 @@ std::string describe_value(const Config& c, std::string_view name) {
     if (name == "restore.max_bytes") return str(c.restore_max_bytes);
     if (name == "stats.enabled") return str(c.stats_enabled);
     if (name == "stats.max_bytes") return str(c.stats_max_bytes);
+    if (name == "stats.count_tokens") return str(c.stats_count_tokens);
     return "?";
 }
 
@@ -354,6 +356,8 @@ std::string set_boolean(Config& c, std::string_view name, bool value) {
         c.fsync = value;
     else if (name == "stats.enabled")
         c.stats_enabled = value;
+    else if (name == "stats.count_tokens")
+        c.stats_count_tokens = value;
     else
         return fmt::format("{} is not a boolean setting", name);
     return {};
@@ -401,15 +405,32 @@ set_string_array(Config& c, std::string_view name, const std::vector<std::string
 
 } // namespace detail
 
-std::expected<Config, std::string> load_config_from(const std::string& toml_text,
-                                                    const std::string& path,
-                                                    const std::map<std::string, std::string>& env) {
+namespace {
+
+// The layers in order; `project` (when not null) holds a project file already found and
+// checked, applied only when trusted.
+std::expected<Config, std::string> load_layers(const std::string& toml_text,
+                                               const std::string& path,
+                                               ProjectRules* project,
+                                               const std::map<std::string, std::string>& env) {
     Config config;
     config.config_path = path;
     for (const SettingInfo& s : k_settings) config.sources[std::string(s.name)] = "default";
 
     std::string error = detail::apply_toml(config, toml_text, path);
     if (!error.empty()) return std::unexpected(error);
+    if (project != nullptr) {
+        if (project->state == ProjectState::applied) {
+            // A broken or overreaching project file is ignored as a whole, never half-applied.
+            error = detail::apply_project_toml(config, project->text, project->path);
+            if (!error.empty()) {
+                project->state = ProjectState::invalid;
+                project->reason = error;
+            }
+        }
+        config.project = *project;
+        config.project.text.clear();
+    }
     error = apply_env(config, env);
     if (!error.empty()) return std::unexpected(error);
 
@@ -418,8 +439,28 @@ std::expected<Config, std::string> load_config_from(const std::string& toml_text
     return config;
 }
 
-std::expected<Config, std::string> load_config() {
-    std::map<std::string, std::string> env = process_env();
+std::string current_dir() {
+    std::string buf(4096, '\0');
+    if (::getcwd(buf.data(), buf.size()) == nullptr) return {};
+    return buf.c_str();
+}
+
+} // namespace
+
+bool project_may_set(std::string_view setting) {
+    return setting == "compress.mode" || setting == "compress.keep_patterns" ||
+           setting == "compress.min_bytes" || setting == "compress.min_lines" ||
+           setting == "compress.max_view_bytes" || setting == "compress.min_saving_percent";
+}
+
+std::expected<Config, std::string> load_config_from(const std::string& toml_text,
+                                                    const std::string& path,
+                                                    const std::map<std::string, std::string>& env) {
+    return load_layers(toml_text, path, nullptr, env);
+}
+
+std::expected<Config, std::string> load_config_in(const std::string& cwd,
+                                                  const std::map<std::string, std::string>& env) {
     std::string path = config_file_path(env);
     std::string text;
     if (!path.empty()) {
@@ -427,7 +468,12 @@ std::expected<Config, std::string> load_config() {
         if (!read) return std::unexpected(read.error());
         text = std::move(*read);
     }
-    return load_config_from(text, path, env);
+    ProjectRules project = resolve_project_rules(cwd, env);
+    return load_layers(text, path, &project, env);
+}
+
+std::expected<Config, std::string> load_config() {
+    return load_config_in(current_dir(), process_env());
 }
 
 std::string resolve_store_dir(const Config& config) {
@@ -456,6 +502,9 @@ std::string describe_config(const Config& config) {
         out += fmt::format("config file = {} ({})\n", config.config_path,
                            found ? "found" : "not found");
     }
+    if (config.project.state != ProjectState::none)
+        out += fmt::format("project file = {} ({})\n", config.project.path,
+                           describe_project_state(config.project));
     out += fmt::format("store dir = {}\n", resolve_store_dir(config));
     return out;
 }

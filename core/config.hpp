@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/request.hpp"
+#include "core/trust.hpp"
 
 namespace sutra::core {
 
@@ -37,14 +38,20 @@ struct Config {
     // [stats]
     bool stats_enabled = true;
     std::uint64_t stats_max_bytes = 4ull << 20; ///< the JSONL log rotates past this size
+    /// Count o200k tokens of each rewrite's original and view for `sutra stats` (exact BPE,
+    /// ~100 MB/s; originals over k_stats_token_max_bytes are left uncounted, never estimated).
+    bool stats_count_tokens = true;
 
     /// Setting name -> where its value came from ("default", "FILE:LINE", "env SUTRA_X").
     std::map<std::string, std::string> sources;
     /// The user config file consulted (may not exist).
     std::string config_path;
+    /// The project's `.sutra.toml` found from the working directory, and what became of it.
+    ProjectRules project;
 };
 
 constexpr std::uint64_t k_restore_hard_cap = 65536;
+constexpr std::uint64_t k_stats_token_max_bytes = 16ull << 20;
 
 /// Loads the effective configuration. A file that does not parse, or a setting of the wrong
 /// type or out of range, gives an error naming the file and line; the caller decides whether
@@ -57,6 +64,15 @@ std::expected<Config, std::string>
 load_config_from(const std::string& toml_text,
                  const std::string& path,
                  const std::map<std::string, std::string>& env);
+
+/// As load_config, with an explicit working directory (where the project file is looked for)
+/// and environment. Layers: defaults, the user's file, a trusted project file, the environment.
+std::expected<Config, std::string> load_config_in(const std::string& cwd,
+                                                  const std::map<std::string, std::string>& env);
+
+/// The settings a project file may set: compression only, never the store, retention, restore
+/// or stats (a repository must not move or keep the user's data).
+bool project_may_set(std::string_view setting);
 
 /// The directory the store lives in, resolved from the config and environment.
 std::string resolve_store_dir(const Config&);

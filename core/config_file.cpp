@@ -165,4 +165,47 @@ std::string apply_toml(Config& config, std::string_view text, const std::string&
     return reader.error();
 }
 
+std::string apply_project_toml(Config& config, std::string_view text, const std::string& path) {
+    toml::table root;
+    try {
+        root = toml::parse(text, path);
+    } catch (const toml::parse_error& e) {
+        return fmt::format("{}:{}:{}: {}", path, e.source().begin.line, e.source().begin.column,
+                           e.description());
+    }
+    // The earliest forbidden key in the file, for a stable message.
+    std::string error;
+    toml::source_index error_line = 0;
+    auto forbid = [&](const toml::source_region& where, const std::string& name) {
+        if (!error.empty() && where.begin.line >= error_line) return;
+        error_line = where.begin.line;
+        error = fmt::format("{}:{}: {} may not be set by a project file (only compress.mode, "
+                            "keep_patterns, min_bytes, min_lines, max_view_bytes, "
+                            "min_saving_percent)",
+                            path, where.begin.line, name);
+    };
+    for (auto&& [key, node] : root) {
+        const toml::table* table = node.as_table();
+        if (table == nullptr) {
+            forbid(key.source(), std::string(key.str()));
+            continue;
+        }
+        for (auto&& [sub, value] : *table) {
+            const std::string dotted = fmt::format("{}.{}", key.str(), sub.str());
+            if (!project_may_set(dotted)) forbid(sub.source(), dotted);
+        }
+    }
+    if (!error.empty()) return error;
+    Config scratch = config;
+    error = apply_toml(scratch, text, path);
+    if (!error.empty()) return error;
+    if (scratch.keep_patterns != config.keep_patterns) {
+        std::vector<std::string> merged = config.keep_patterns;
+        merged.insert(merged.end(), scratch.keep_patterns.begin(), scratch.keep_patterns.end());
+        scratch.keep_patterns = std::move(merged);
+    }
+    config = std::move(scratch);
+    return {};
+}
+
 } // namespace sutra::core::detail

@@ -40,4 +40,9 @@ std::string check_keep_pattern(std::string_view pattern);
 /// "PATH:LINE: what" ("PATH:LINE:COL: what" for syntax errors); empty on success.
 std::string apply_toml(Config& config, std::string_view text, const std::string& path);
 
+/// As apply_toml for a project file: every key must pass project_may_set, else nothing is
+/// applied and the error names the first offending key; keep_patterns are appended to the
+/// user's, not replacing them.
+std::string apply_project_toml(Config& config, std::string_view text, const std::string& path);
+
 } // namespace sutra::core::detail

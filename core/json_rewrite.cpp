@@ -421,9 +421,10 @@ public:
              const std::vector<Node>& nodes,
              const Lines& lines,
              const MarkerContext& measure,
+             const KeyMatcher* keys,
              bool pretty,
              bool trailing_newline)
-        : s_(s), nodes_(nodes), lines_(lines), measure_(measure), pretty_(pretty),
+        : s_(s), nodes_(nodes), lines_(lines), measure_(measure), options_keys_(keys), pretty_(pretty),
           trailing_newline_(trailing_newline) {}
 
     /// The size render() gives the plan for these limits under the measuring context, found
@@ -489,16 +490,22 @@ private:
             cur_ += c;
     }
 
+    // A run of array items replaced by one marker element.
+    struct Gap {
+        std::uint64_t first = 0;  // index of its first item
+        std::uint32_t resume = 0; // the node just past its last item
+        Elision elision;
+        std::size_t marker_size = 0;
+    };
+
     // An open container being rendered.
     struct Frame {
         std::uint32_t node = 0;
-        std::uint32_t child = 0;  // next child node to render
-        std::uint32_t resume = 0; // first tail item, when items are elided
-        std::uint64_t k = 0;      // items (members) rendered or skipped so far
+        std::uint32_t child = 0; // next child node to render
+        std::uint64_t k = 0;     // items (members) rendered or skipped so far
         bool object = false;
-        bool elide = false;
-        Elision elision;
-        std::size_t marker_size = 0;
+        std::vector<Gap> gaps; // in order
+        std::size_t next_gap = 0;
     };
 
     std::string_view raw(const Node& n) const {
@@ -583,8 +590,9 @@ private:
         stack_.push_back(f);
     }
 
-    // Decides whether a long array loses its middle items; finds the span and the first tail
-    // item with one walk over its children.
+    // Decides whether a long array loses its middle items, with one walk over its children:
+    // the middle becomes marker elements, except the items that hold a key word (at most
+    // k_key_items of them), which stay between the markers.
     void plan_array(const Node& n, Frame& f) const {
         const std::uint64_t count = n.count;
         // count > head + tail + 1, written so that huge limits cannot overflow
@@ -593,22 +601,48 @@ private:
             return;
         const std::uint64_t first = limits_.head;
         const std::uint64_t last = count - limits_.tail - 1;
-        std::uint64_t begin = 0;
-        std::uint64_t end = 0;
         std::uint32_t child = f.child;
+        std::size_t kept = 0;
+        std::optional<Gap> open; // the gap being extended
+        std::uint64_t open_end = 0;
+        auto close = [&](std::uint32_t resume) {
+            if (!open) return;
+            open->resume = resume;
+            open->elision.end = open_end;
+            f.gaps.push_back(*open);
+            open.reset();
+        };
         for (std::uint64_t k = 0; k <= last; ++k) {
-            if (k == first) begin = nodes_[child].begin;
-            if (k == last) end = nodes_[child].end;
-            child = nodes_[child].next;
+            const Node& item = nodes_[child];
+            const std::uint32_t next = item.next;
+            if (k >= first) {
+                const bool key = options_keys_ != nullptr && kept < k_key_items &&
+                                 options_keys_->find(raw(item), Level::critical) !=
+                                     std::string_view::npos;
+                if (key) {
+                    ++kept;
+                    close(child);
+                } else {
+                    if (!open) {
+                        open.emplace();
+                        open->first = k;
+                        open->elision.begin = item.begin;
+                    }
+                    open_end = item.end;
+                    ++open->elision.items;
+                }
+            }
+            child = next;
         }
-        Elision e = make_elision(Reason::array_items, begin, end);
-        e.items = last - first + 1;
-        const std::size_t size = marker_size(e);
-        if (size + 2 >= end - begin) return; // the marker would not save anything
-        f.elide = true;
-        f.marker_size = size;
-        f.resume = child;
-        f.elision = e;
+        close(child);
+        // A gap whose marker would not save anything is shown instead.
+        std::erase_if(f.gaps, [&](Gap& g) {
+            const std::uint64_t items = g.elision.items;
+            g.elision = make_elision(Reason::array_items, g.elision.begin, g.elision.end);
+            g.elision.items = items;
+            g.marker_size = marker_size(g.elision);
+            return g.marker_size + 2 >= g.elision.end - g.elision.begin;
+        });
     }
 
     // Renders the next child of the innermost open container, or closes it.
@@ -624,10 +658,11 @@ private:
         }
         if (f.k > 0) emit(',');
         newline(stack_.size());
-        if (f.elide && f.k == limits_.head) {
-            marker(f.elision, Piece::Json::element, f.marker_size);
-            f.child = f.resume;
-            f.k += f.elision.items;
+        if (f.next_gap < f.gaps.size() && f.k == f.gaps[f.next_gap].first) {
+            const Gap& g = f.gaps[f.next_gap++];
+            marker(g.elision, Piece::Json::element, g.marker_size);
+            f.child = g.resume;
+            f.k += g.elision.items;
             return;
         }
         std::uint32_t item = f.child;
@@ -661,23 +696,61 @@ private:
             emit(whole);
             return;
         }
-        const Elision e = make_elision(Reason::long_string, n.begin + 1 + head, n.begin + 1 + tail);
-        const std::size_t size = marker_size(e);
-        if (size >= tail - head) { // the marker would not save anything
+        // The cut middle keeps a window around each key word in it (at most k_key_windows).
+        std::vector<std::pair<std::size_t, std::size_t>> cuts; // elided [from, to) of content
+        std::size_t from = head;
+        while (options_keys_ != nullptr && cuts.size() < k_key_windows && from < tail) {
+            const std::size_t at =
+                options_keys_->find(content.substr(from, tail - from), Level::critical);
+            if (at == std::string_view::npos) break;
+            const std::size_t word = from + at;
+            const std::size_t w_begin =
+                unit_around(content, word > from + k_window_before ? word - k_window_before : from)
+                    .first;
+            const std::size_t w_end =
+                unit_around(content, std::min(tail, word + k_window_after)).second;
+            if (w_begin > from) cuts.emplace_back(from, w_begin);
+            from = std::max(w_end, w_begin);
+        }
+        if (from < tail) cuts.emplace_back(from, tail);
+
+        std::vector<std::pair<Elision, std::size_t>> marks;
+        std::uint64_t saved = 0;
+        for (const auto& [a, b] : cuts) {
+            const Elision e = make_elision(Reason::long_string, n.begin + 1 + a, n.begin + 1 + b);
+            const std::size_t size = marker_size(e);
+            marks.emplace_back(e, size);
+            saved += b - a > size ? b - a - size : 0;
+        }
+        if (saved == 0) { // the markers would not save anything
             emit(whole);
             return;
         }
         emit('"');
-        emit(content.substr(0, head));
-        marker(e, Piece::Json::inside_string, size);
-        emit(content.substr(tail));
+        std::size_t shown = 0;
+        for (std::size_t i = 0; i < cuts.size(); ++i) {
+            const auto [a, b] = cuts[i];
+            if (marks[i].second >= b - a) continue; // cheaper to show: stays in the text
+            emit(content.substr(shown, a - shown));
+            marker(marks[i].first, Piece::Json::inside_string, marks[i].second);
+            shown = b;
+        }
+        emit(content.substr(shown));
         emit('"');
     }
+
+    // Key-word exceptions: how many items of one array and windows of one string stay, and a
+    // window's reach around its word.
+    static constexpr std::size_t k_key_items = 8;
+    static constexpr std::size_t k_key_windows = 3;
+    static constexpr std::size_t k_window_before = 80;
+    static constexpr std::size_t k_window_after = 160;
 
     std::string_view s_;
     const std::vector<Node>& nodes_;
     const Lines& lines_;
     const MarkerContext& measure_;
+    const KeyMatcher* options_keys_;
     bool pretty_;
     bool trailing_newline_;
     Limits limits_;
@@ -728,7 +801,8 @@ std::optional<Plan> rewrite_json(std::string_view bytes, const JsonOptions& opti
             pretty &&
             bytes.find('\n', static_cast<std::size_t>(nodes[0].end)) != std::string_view::npos;
         const Lines lines(bytes);
-        Renderer renderer(bytes, nodes, lines, options.measure, pretty, trailing_newline);
+        Renderer renderer(bytes, nodes, lines, options.measure, options.keys, pretty,
+                          trailing_newline);
 
         Limits limits{options.max_string_bytes, options.array_head, options.array_tail,
                       options.elide_arrays};

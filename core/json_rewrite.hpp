@@ -1,13 +1,15 @@
 #pragma once
 // JSON views: the document is scanned with byte offsets (our own scanner, so every elision can
 // name its range in the original) and re-encoded. Long strings lose their middle; large arrays
-// keep their first and last items plus one marker element. The view is valid JSON of the same
+// keep their first and last items plus one marker element; items and string parts holding a
+// key word (an error, a failure) are kept too, between markers. The view is valid JSON of the same
 // top-level type; formatting is normalised (compact stays compact, indented becomes 2-space).
 
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
+#include "core/classify.hpp"
 #include "core/marker.hpp"
 
 namespace sutra::core {
@@ -21,6 +23,9 @@ struct JsonOptions {
     std::uint32_t max_depth = 256;           ///< deeper documents are not rewritten
     std::uint64_t max_nodes = 4'000'000;     ///< larger documents are not rewritten
     MarkerContext measure;                   ///< placeholder context used to measure markers
+    /// Key words (errors, failures, the user's keep patterns): array items holding one stay in
+    /// the view between markers, and so does the part of a long string around one. Optional.
+    const KeyMatcher* keys = nullptr;
 };
 
 /// True when the bytes are one complete JSON document (RFC 8259, surrounding whitespace allowed)

@@ -43,10 +43,13 @@ void append_line(const Config& config, const std::string& line) {
         static_cast<std::uint64_t>(st.st_size) >= config.stats_max_bytes)
         ::rename(path.c_str(), (path + ".1").c_str());
 
-    int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    // O_NONBLOCK: a FIFO planted at the name must not hang the call; a second hard link means
+    // the name was pointed at some other file, which must not grow.
+    int fd = ::open(path.c_str(),
+                    O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
     if (fd < 0) return;
     struct stat opened {};
-    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode)) {
+    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_nlink == 1) {
         // One write: O_APPEND keeps concurrent writers' lines whole.
         ssize_t n;
         do {
@@ -87,6 +90,10 @@ struct Totals {
     std::uint64_t bytes_in = 0;
     std::uint64_t bytes_out = 0;
     std::uint64_t saved = 0;
+    // Token counts come only from records that carry them (see RewriteRecord::tokens_in).
+    std::uint64_t token_records = 0;
+    std::uint64_t tokens_in = 0;
+    std::uint64_t tokens_out = 0;
 
     void add(const Totals& o) {
         calls += o.calls;
@@ -94,7 +101,11 @@ struct Totals {
         bytes_in += o.bytes_in;
         bytes_out += o.bytes_out;
         saved += o.saved;
+        token_records += o.token_records;
+        tokens_in += o.tokens_in;
+        tokens_out += o.tokens_out;
     }
+    std::uint64_t tokens_saved() const { return tokens_in > tokens_out ? tokens_in - tokens_out : 0; }
     double saved_percent() const {
         return bytes_in == 0 ? 0.0
                              : 100.0 * static_cast<double>(saved) / static_cast<double>(bytes_in);
@@ -138,6 +149,13 @@ void add_line(Aggregate& agg, std::string_view line) {
     t.bytes_in = number(j, "bytes_in");
     t.bytes_out = number(j, "bytes_out");
     t.saved = t.bytes_in > t.bytes_out ? t.bytes_in - t.bytes_out : 0;
+    auto encoding = j.find("encoding");
+    if (encoding != j.end() && *encoding == "o200k_base" && j.contains("tokens_in") &&
+        j.contains("tokens_out")) {
+        t.token_records = 1;
+        t.tokens_in = number(j, "tokens_in");
+        t.tokens_out = number(j, "tokens_out");
+    }
     agg.tools[label(j, "tool")].add(t);
     agg.shapes[label(j, "shape")].add(t);
     agg.total.add(t);
@@ -158,7 +176,11 @@ nlohmann::json totals_json(const Totals& t) {
             {"rewritten", t.rewritten},
             {"bytes_in", t.bytes_in},
             {"bytes_out", t.bytes_out},
-            {"saved_bytes", t.saved}};
+            {"saved_bytes", t.saved},
+            {"token_counted", t.token_records},
+            {"tokens_in", t.tokens_in},
+            {"tokens_out", t.tokens_out},
+            {"saved_tokens", t.tokens_saved()}};
 }
 
 std::string human_bytes(std::uint64_t n) {
@@ -190,13 +212,15 @@ table(std::string_view title, const std::map<std::string, Totals>& rows, const T
 
     auto row = [&](std::string_view name, const Totals& t) {
         double pct = t.saved_percent();
-        return fmt::format("{:<{}}  {:>7}  {:>9}  {:>10}  {:>10}  {:>10}  {:>5.1f}%  {}\n", name,
-                           name_width, t.calls, t.rewritten, human_bytes(t.bytes_in),
-                           human_bytes(t.bytes_out), human_bytes(t.saved), pct, bar(pct));
+        return fmt::format("{:<{}}  {:>7}  {:>9}  {:>10}  {:>10}  {:>10}  {:>5.1f}%  {:>12}  {}\n",
+                           name, name_width, t.calls, t.rewritten, human_bytes(t.bytes_in),
+                           human_bytes(t.bytes_out), human_bytes(t.saved), pct, t.tokens_saved(),
+                           bar(pct));
     };
     std::string out =
-        fmt::format("{:<{}}  {:>7}  {:>9}  {:>10}  {:>10}  {:>10}  {:>6}\n", title, name_width,
-                    "calls", "rewritten", "bytes in", "bytes out", "saved", "saved%");
+        fmt::format("{:<{}}  {:>7}  {:>9}  {:>10}  {:>10}  {:>10}  {:>6}  {:>12}\n", title,
+                    name_width, "calls", "rewritten", "bytes in", "bytes out", "saved", "saved%",
+                    "tokens saved");
     for (const auto& [name, t] : rows) out += row(printable(name), t);
     out += row("total", total);
     return out;
@@ -210,6 +234,22 @@ std::string text_report(const Config& config, const std::string& path, const Agg
     out += table("tool", agg.tools, agg.total);
     out += "\n";
     out += table("shape", agg.shapes, agg.total);
+    const Totals& t = agg.total;
+    if (t.token_records == 0) {
+        out += "\ntokens (o200k_base): none counted yet\n";
+    } else {
+        double pct = t.tokens_in == 0 ? 0.0
+                                      : 100.0 * static_cast<double>(t.tokens_saved()) /
+                                            static_cast<double>(t.tokens_in);
+        out += fmt::format("\ntokens (o200k_base, exact): {} in, {} out, {} saved ({:.1f}%) over {} "
+                           "counted rewrite{}",
+                           t.tokens_in, t.tokens_out, t.tokens_saved(), pct, t.token_records,
+                           t.token_records == 1 ? "" : "s");
+        if (t.rewritten > t.token_records)
+            out += fmt::format("; {} rewrite{} not counted", t.rewritten - t.token_records,
+                               t.rewritten - t.token_records == 1 ? "" : "s");
+        out += "\n";
+    }
     out += "\nrestores:";
     if (agg.restores.empty()) out += " none";
     bool first = true;
@@ -237,6 +277,11 @@ void log_rewrite(const Config& config, const RewriteRecord& record) noexcept {
         j["lines_out"] = record.lines_out;
         j["rules"] = record.rules;
         j["us"] = record.micros;
+        if (record.tokens_in && record.tokens_out) {
+            j["encoding"] = "o200k_base";
+            j["tokens_in"] = *record.tokens_in;
+            j["tokens_out"] = *record.tokens_out;
+        }
         append_line(config, to_line(j));
     } catch (...) {
         // Logging is best effort: it must never break a rewrite.
@@ -269,6 +314,7 @@ std::string stats_report(const Config& config, bool json) {
     out["shapes"] = nlohmann::json::object();
     for (const auto& [name, t] : agg.shapes) out["shapes"][name] = totals_json(t);
     out["total"] = totals_json(agg.total);
+    out["encoding"] = "o200k_base";
     out["restores"] = nlohmann::json::object();
     for (const auto& [outcome, count] : agg.restores) out["restores"][outcome] = count;
     return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

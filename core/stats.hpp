@@ -3,6 +3,7 @@
 // store (stats.jsonl), 0600, opened O_NOFOLLOW, rotated to stats.jsonl.1 past a size.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,10 @@ struct RewriteRecord {
     std::uint64_t lines_out = 0;
     std::vector<std::string> rules;
     std::uint64_t micros = 0;
+    /// Exact o200k_base counts of the original and of what the model read; absent when not
+    /// counted (a pass-through, token counting off or unavailable, an original over the cap).
+    std::optional<std::uint64_t> tokens_in;
+    std::optional<std::uint64_t> tokens_out;
 };
 
 /// Appends a rewrite record. Never throws; a failure to log is ignored.

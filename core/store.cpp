@@ -629,6 +629,36 @@ bool stamp_stale(int dirfd, std::int64_t now) {
     return now - st.st_mtime >= k_sweep_interval;
 }
 
+/// After `<id>.data` is in place: writes the metadata (removing the data when that fails, so
+/// nothing half-made is left), then sweeps when a quota or the sweep interval says so.
+std::expected<void, StoreError> finish_entry(int dfd,
+                                             const StoreOptions& options,
+                                             const std::string& id,
+                                             std::uint64_t size,
+                                             std::int64_t t) {
+    const nlohmann::json meta = {
+        {"v", 1}, {"size", size}, {"created", t}, {"expires", t + options.ttl_seconds}};
+    if (auto written =
+            write_atomically(dfd, options.dir, id, id + ".meta", meta.dump(), options.fsync);
+        !written) {
+        unlink_quietly(dfd, id + ".data");
+        return std::unexpected(written.error());
+    }
+    if (options.fsync) ::fsync(dfd);
+
+    const unsigned writes = ++detail::g_store_writes;
+    bool sweep_now = writes % k_sweep_every_writes == 0 || stamp_stale(dfd, t);
+    if (!sweep_now) {
+        const Scan scan = scan_totals(dfd);
+        sweep_now = scan.count > options.max_entries || scan.bytes > options.max_total_bytes;
+    }
+    if (sweep_now) {
+        sweep_dir(dfd, options, t);
+        touch_stamp(dfd, t);
+    }
+    return {};
+}
+
 } // namespace
 
 std::expected<std::string, StoreError> Store::put(std::string_view content) {
@@ -648,30 +678,8 @@ std::expected<std::string, StoreError> Store::put(std::string_view content) {
                 write_atomically(dfd, m_options.dir, id, data_name, content, m_options.fsync);
             !written)
             return std::unexpected(written.error());
-        const nlohmann::json meta = {{"v", 1},
-                                     {"size", static_cast<std::uint64_t>(content.size())},
-                                     {"created", t},
-                                     {"expires", t + m_options.ttl_seconds}};
-        if (auto written = write_atomically(dfd, m_options.dir, id, id + ".meta", meta.dump(),
-                                            m_options.fsync);
-            !written) {
-            // A failed metadata write must leave nothing behind.
-            unlink_quietly(dfd, data_name);
-            return std::unexpected(written.error());
-        }
-        if (m_options.fsync) ::fsync(dfd);
-
-        const unsigned writes = ++detail::g_store_writes;
-        bool sweep_now = writes % k_sweep_every_writes == 0 || stamp_stale(dfd, t);
-        if (!sweep_now) {
-            const Scan scan = scan_totals(dfd);
-            sweep_now =
-                scan.count > m_options.max_entries || scan.bytes > m_options.max_total_bytes;
-        }
-        if (sweep_now) {
-            sweep_dir(dfd, m_options, t);
-            touch_stamp(dfd, t);
-        }
+        if (auto done = finish_entry(dfd, m_options, id, content.size(), t); !done)
+            return std::unexpected(done.error());
         return id;
     } catch (const std::exception& e) {
         return fail(StoreErrc::io, fmt::format("store: {}", e.what()));
@@ -743,6 +751,190 @@ void Store::sweep() const {
     } catch (...) {
         // Sweeping is best effort; another process may be doing the same.
     }
+}
+
+// ---- streaming writes ----------------------------------------------------------------------
+
+struct StoreWriter::State {
+    StoreOptions options;
+    std::string key;
+    Fd dir;
+    Fd file; ///< the temp file, open for reading and writing
+    std::string tmp;
+    crypto_generichash_state hash{};
+    std::uint64_t seen = 0;
+    std::uint64_t retained = 0;
+    std::string stopped;
+    bool finished = false;
+};
+
+namespace {
+
+constexpr std::size_t k_copy_chunk = 1 << 20;
+
+/// When another process's sweep removed our temp file (a writer quiet for over a minute): the
+/// bytes are still in our descriptor, so copy them into a fresh exclusive temp and rename that.
+std::expected<void, StoreError> copy_into_place(int dirfd,
+                                                const std::string& dir,
+                                                int from,
+                                                std::uint64_t size,
+                                                const std::string& name,
+                                                bool sync) {
+    std::string tmp;
+    Fd fd;
+    for (int attempt = 0; attempt < 4 && !fd.ok(); ++attempt) {
+        tmp = fmt::format("tmp.stream.{}", temp_suffix());
+        fd = Fd(::openat(dirfd, tmp.c_str(), O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC,
+                         0600));
+        if (!fd.ok() && errno != EEXIST) break;
+    }
+    if (!fd.ok())
+        return fail(StoreErrc::io, fmt::format("store: cannot create a temp file in {}: {}", dir,
+                                               errno_text(errno)));
+    bool ok = true;
+    std::string buf;
+    for (std::uint64_t at = 0; ok && at < size; at += buf.size()) {
+        const auto want =
+            static_cast<std::size_t>(std::min<std::uint64_t>(k_copy_chunk, size - at));
+        ok = pread_all(from, at, want, buf) && buf.size() == want && write_all(fd.get(), buf);
+    }
+    if (ok && sync) ok = ::fsync(fd.get()) == 0;
+    if (ok) ok = fd.close() == 0;
+    if (ok) ok = ::renameat(dirfd, tmp.c_str(), dirfd, name.c_str()) == 0;
+    if (!ok) {
+        const int err = errno;
+        unlink_quietly(dirfd, tmp);
+        return fail(StoreErrc::io,
+                    fmt::format("store: cannot write {}/{}: {}", dir, name, errno_text(err)));
+    }
+    return {};
+}
+
+} // namespace
+
+std::expected<StoreWriter, StoreError> Store::begin_put() const {
+    try {
+        auto state = std::make_unique<StoreWriter::State>();
+        state->options = m_options;
+        state->key = m_key;
+        auto dirfd = prepare_dir(m_options.dir);
+        if (!dirfd) return std::unexpected(dirfd.error());
+        state->dir = std::move(*dirfd);
+        for (int attempt = 0; attempt < 4 && !state->file.ok(); ++attempt) {
+            state->tmp = fmt::format("tmp.stream.{}", temp_suffix());
+            state->file = Fd(::openat(state->dir.get(), state->tmp.c_str(),
+                                      O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0600));
+            if (!state->file.ok() && errno != EEXIST) break;
+        }
+        if (!state->file.ok())
+            return fail(StoreErrc::io, fmt::format("store: cannot create a temp file in {}: {}",
+                                                   m_options.dir, errno_text(errno)));
+        crypto_generichash_init(&state->hash,
+                                reinterpret_cast<const unsigned char*>(state->key.data()),
+                                state->key.size(), k_hash_bytes);
+        return StoreWriter(std::move(state));
+    } catch (const std::exception& e) {
+        return fail(StoreErrc::io, fmt::format("store: {}", e.what()));
+    }
+}
+
+StoreWriter::StoreWriter(std::unique_ptr<State> state) : m_state(std::move(state)) {}
+StoreWriter::StoreWriter(StoreWriter&&) noexcept = default;
+StoreWriter& StoreWriter::operator=(StoreWriter&& other) noexcept {
+    if (this != &other) {
+        abort();
+        m_state = std::move(other.m_state);
+    }
+    return *this;
+}
+StoreWriter::~StoreWriter() {
+    abort();
+}
+
+bool StoreWriter::append(std::string_view bytes) {
+    State& s = *m_state;
+    s.seen += bytes.size();
+    if (!s.stopped.empty() || s.finished) return false;
+    const std::uint64_t room = s.options.max_entry_bytes - s.retained;
+    if (bytes.size() > room) {
+        bytes = bytes.substr(0, static_cast<std::size_t>(room));
+        s.stopped = "quota";
+    }
+    // Hash exactly what reached the file, so a failed write leaves a consistent prefix.
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(s.file.get(), bytes.data(), bytes.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            s.stopped = n < 0 ? errno_text(errno) : "short write";
+            return false;
+        }
+        crypto_generichash_update(&s.hash, reinterpret_cast<const unsigned char*>(bytes.data()),
+                                  static_cast<std::size_t>(n));
+        s.retained += static_cast<std::uint64_t>(n);
+        bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return s.stopped.empty();
+}
+
+std::uint64_t StoreWriter::seen() const {
+    return m_state->seen;
+}
+std::uint64_t StoreWriter::retained() const {
+    return m_state->retained;
+}
+const std::string& StoreWriter::stopped() const {
+    return m_state->stopped;
+}
+
+void StoreWriter::keep_alive() {
+    if (m_state && m_state->file.ok()) ::futimens(m_state->file.get(), nullptr);
+}
+
+std::expected<std::string, StoreError> StoreWriter::commit() {
+    try {
+        State& s = *m_state;
+        if (s.finished || !s.file.ok())
+            return fail(StoreErrc::io, "store: writer already finished");
+        s.finished = true;
+        unsigned char hash[k_hash_bytes];
+        crypto_generichash_final(&s.hash, hash, sizeof hash);
+        char hex[2 * k_hash_bytes + 1];
+        sodium_bin2hex(hex, sizeof hex, hash, sizeof hash);
+        const std::string id = std::string("su_") + hex;
+        const std::string data_name = id + ".data";
+        const int dfd = s.dir.get();
+
+        bool ok = !s.options.fsync || ::fsync(s.file.get()) == 0;
+        if (ok && ::renameat(dfd, s.tmp.c_str(), dfd, data_name.c_str()) != 0) {
+            if (errno != ENOENT)
+                ok = false;
+            else if (auto copied = copy_into_place(dfd, s.options.dir, s.file.get(), s.retained,
+                                                   data_name, s.options.fsync);
+                     !copied)
+                return std::unexpected(copied.error());
+        }
+        if (!ok) {
+            const int err = errno;
+            unlink_quietly(dfd, s.tmp);
+            return fail(StoreErrc::io, fmt::format("store: cannot write {}/{}: {}", s.options.dir,
+                                                   data_name, errno_text(err)));
+        }
+        s.file.reset();
+        const std::int64_t t =
+            s.options.clock ? s.options.clock() : static_cast<std::int64_t>(std::time(nullptr));
+        if (auto done = finish_entry(dfd, s.options, id, s.retained, t); !done)
+            return std::unexpected(done.error());
+        return id;
+    } catch (const std::exception& e) {
+        return fail(StoreErrc::io, fmt::format("store: {}", e.what()));
+    }
+}
+
+void StoreWriter::abort() {
+    if (!m_state || !m_state->file.ok()) return;
+    m_state->file.reset();
+    m_state->finished = true;
+    unlink_quietly(m_state->dir.get(), m_state->tmp);
 }
 
 } // namespace sutra::core

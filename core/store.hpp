@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <expected>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -23,13 +24,13 @@ struct StoreOptions {
 };
 
 enum class StoreErrc {
-    bad_id,      ///< not ^su_[0-9a-f]{32}$
-    not_found,   ///< unknown id (or already swept)
-    expired,     ///< older than the TTL
-    corrupt,     ///< metadata unreadable, size mismatch or content hash mismatch (entry deleted)
-    too_large,   ///< over the per-entry quota
-    unsafe,      ///< directory is a symlink, not a directory, or owned by another user
-    io,          ///< any other system error
+    bad_id,    ///< not ^su_[0-9a-f]{32}$
+    not_found, ///< unknown id (or already swept)
+    expired,   ///< older than the TTL
+    corrupt,   ///< metadata unreadable, size mismatch or content hash mismatch (entry deleted)
+    too_large, ///< over the per-entry quota
+    unsafe,    ///< directory is a symlink, not a directory, or owned by another user
+    io,        ///< any other system error
 };
 
 struct StoreError {
@@ -46,6 +47,8 @@ struct EntryInfo {
 /// True for `su_` followed by exactly 32 lowercase hex digits. Checked before any path is built.
 bool valid_id(std::string_view id);
 
+class StoreWriter;
+
 /// An open store. Cheap to copy; holds the directory path and the key, no file descriptors.
 class Store {
 public:
@@ -60,7 +63,12 @@ public:
     /// both are on disk. Storing the same content again refreshes its lifetime. May sweep.
     std::expected<std::string, StoreError> put(std::string_view content);
 
-    /// Size and lifetime of an entry; expired or corrupt entries are refused (corrupt ones deleted).
+    /// Starts an entry written as it streams (see StoreWriter): a private temp file now, the
+    /// entry itself only at commit.
+    std::expected<StoreWriter, StoreError> begin_put() const;
+
+    /// Size and lifetime of an entry; expired or corrupt entries are refused (corrupt ones
+    /// deleted).
     std::expected<EntryInfo, StoreError> info(std::string_view id) const;
 
     /// Reads bytes [begin, end) of an entry, end clamped to its size. Verifies the entry first.
@@ -81,6 +89,45 @@ private:
     StoreOptions m_options;
     std::string m_key; ///< 32 secret bytes
     std::int64_t now() const;
+};
+
+/// One entry written as it streams (`sutra exec`): each append goes to a 0600 temp file created
+/// O_CREAT|O_EXCL|O_NOFOLLOW in the store directory and into an incremental keyed BLAKE2b, so
+/// the committed id equals `id_for` of the retained bytes. Bytes past the per-entry quota, or
+/// after a write error, are counted but not retained: the entry holds exactly bytes
+/// [0, retained()) of the stream. Nothing is visible under an id until commit (data, then
+/// metadata, each renamed into place); destruction without commit removes the temp file.
+class StoreWriter {
+public:
+    StoreWriter(StoreWriter&&) noexcept;
+    StoreWriter& operator=(StoreWriter&&) noexcept;
+    ~StoreWriter();
+
+    /// Appends bytes. Returns false once retention has stopped (quota reached or a write
+    /// failed); the bytes are still counted in seen().
+    bool append(std::string_view bytes);
+
+    std::uint64_t seen() const;     ///< bytes appended in all
+    std::uint64_t retained() const; ///< bytes written to the entry: a prefix of the stream
+    /// Why retention stopped early: empty while everything is retained; "quota" at the
+    /// per-entry quota; else the write error.
+    const std::string& stopped() const;
+
+    /// Refreshes the temp file's time so a sweep by another process does not take it for a
+    /// dead writer's leftover during a long quiet run.
+    void keep_alive();
+
+    /// Publishes the retained bytes and returns their id. The writer is finished afterwards.
+    std::expected<std::string, StoreError> commit();
+
+    /// Removes the temp file; nothing is stored.
+    void abort();
+
+private:
+    struct State;
+    explicit StoreWriter(std::unique_ptr<State> state);
+    std::unique_ptr<State> m_state;
+    friend class Store;
 };
 
 } // namespace sutra::core

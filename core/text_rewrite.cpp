@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -41,6 +42,13 @@ struct Fold {
     std::uint64_t items = 0;
     std::uint64_t period = 0;
 };
+
+// Odd lines out (keep_odd_lines): outputs of this many lines, where one kind of line makes up
+// this share, keep up to this many lines of a rare kind.
+constexpr std::size_t k_odd_min_lines = 200;
+constexpr std::size_t k_odd_max_lines = 200000;
+constexpr std::uint64_t k_odd_uniform_percent = 90;
+constexpr std::size_t k_odd_max_kept = 8;
 
 // A marker line costs about this many bytes; gaps smaller than that are cheaper to show.
 constexpr std::uint64_t k_marker_cost = 170;
@@ -322,6 +330,9 @@ private:
                 spent + shown_size(i) <= budget)
                 spent += keep(i);
 
+        // C2. The odd lines out of a uniform listing.
+        keep_odd_lines(spent, budget);
+
         // D. More tail (where verdicts are), then more head.
         if (spent < budget) {
             const std::uint64_t tail_room = (budget - spent) * 3 / 5;
@@ -355,6 +366,37 @@ private:
             }
             i = j;
         }
+    }
+
+    // In a long output where one kind of line (the shape of its first three words) makes up
+    // nearly every line, such as a grep listing or a run of test names, the few lines of other
+    // kinds are what a reader would look for. Kept only while they are few; a varied output has
+    // no odd ones out. Bounded to outputs where a second signature pass costs little.
+    void keep_odd_lines(std::uint64_t& spent, std::uint64_t budget) {
+        if (m_n < k_odd_min_lines || m_n > k_odd_max_lines) return;
+        std::vector<std::uint64_t> kinds(m_n, 0);
+        std::unordered_map<std::uint64_t, std::uint32_t> counts;
+        std::size_t considered = 0;
+        for (std::size_t i = 0; i < m_n; ++i) {
+            if (is_blank(text(i))) continue;
+            kinds[i] = kind_of(text(i));
+            ++counts[kinds[i]];
+            ++considered;
+        }
+        std::uint32_t top = 0;
+        std::uint64_t top_kind = 0;
+        for (const auto& [kind, count] : counts)
+            if (count > top || (count == top && kind < top_kind)) {
+                top = count;
+                top_kind = kind;
+            }
+        if (static_cast<std::uint64_t>(top) * 100 < considered * k_odd_uniform_percent) return;
+        std::vector<std::size_t> odd;
+        for (std::size_t i = 0; i < m_n && odd.size() <= k_odd_max_kept; ++i)
+            if (kinds[i] != 0 && kinds[i] != top_kind) odd.push_back(i);
+        if (odd.size() > k_odd_max_kept) return;
+        for (std::size_t i : odd)
+            if (m_state[i] == State::dropped && spent + shown_size(i) <= budget) spent += keep(i);
     }
 
     void add_marker(Plan& plan, Elision e) {

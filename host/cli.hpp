@@ -11,6 +11,7 @@ namespace sutra::host {
 using Args = std::vector<std::string>;
 
 int cmd_compress(const Args& args);
+int cmd_exec(const Args& args);
 int cmd_restore(const Args& args);
 int cmd_stats(const Args& args);
 int cmd_config(const Args& args);
@@ -20,6 +21,13 @@ int cmd_detect(const Args& args);
 int cmd_install(const Args& args);
 int cmd_uninstall(const Args& args);
 int cmd_doctor(const Args& args);
+int cmd_trust(const Args& args);
+
+/// Prints one stderr warning when a project `.sutra.toml` is found but ignored (cli_trust.cpp).
+void warn_if_project_ignored();
+int cmd_outline(const Args& args);
+int cmd_symbol(const Args& args);
+int cmd_read(const Args& args);
 
 /// Prints `sutra: error: MESSAGE` to stderr.
 void print_error(const std::string& message);

@@ -30,6 +30,13 @@ std::string host_program() {
     return {};
 }
 
+// This very binary: the MCP server (`sutra mcp`) the adapters register with their hosts.
+std::string sutra_program() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.string();
+}
+
 struct Selection {
     std::string client;
     std::string profile; // a host profile (Hermes), passed to the modules as "profile"
@@ -155,7 +162,8 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
         print_error("no adapter named '" + s.client + "' (see sutra-host --list)");
         return 2;
     }
-    json options = {{"host_program", program}, {"dry_run", s.dry_run}};
+    json options = {
+        {"host_program", program}, {"sutra_program", sutra_program()}, {"dry_run", s.dry_run}};
     if (!s.profile.empty()) options["profile"] = s.profile;
     int failures = 0;
     bool any = false;
@@ -235,6 +243,10 @@ int cmd_detect(const Args& args) {
                    d.value("installed", false) ? "installed" : "not installed",
                    d.value("path", std::string()),
                    d.value("disabled", false) ? "  (host hooks disabled)" : "");
+        if (const auto m = d.find("mcp"); m != d.end() && m->is_object())
+            fmt::print("{:<8} {:<9} {:<13} {}\n", "", "mcp",
+                       m->value("registered", false) ? "registered" : "not registered",
+                       m->value("path", std::string()));
     }
     return 0;
 }
@@ -275,6 +287,15 @@ int cmd_doctor(const Args& args) {
         const std::string command = d.value("command", std::string());
         fmt::print("{}: hook installed in {}\n  command: {}\n", e.name,
                    d.value("path", std::string()), command);
+        if (const auto m = d.find("mcp"); m != d.end() && m->is_object()) {
+            if (m->value("registered", false))
+                fmt::print("  mcp server registered in {}\n    command: {}\n    markers name: {}\n",
+                           m->value("path", std::string()), m->value("command", std::string()),
+                           m->value("tool", std::string()));
+            else
+                fmt::print("  mcp server not registered in {} (markers name `sutra restore`)\n",
+                           m->value("path", std::string()));
+        }
         if (d.value("disabled", false)) {
             ++problems;
             fmt::print("  problem: the host disables all hooks (disableAllHooks)\n");

@@ -51,9 +51,17 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
     if (p.parent_path().lexically_normal() != dir.lexically_normal())
         return fail("not directly in " + allowed_dir);
     if (expected_size > limit) return fail("larger than the 64 MiB cap");
+    // The folder itself must be ours and not a symlink to somewhere else.
+    struct stat dst {};
+    if (::lstat(allowed_dir.c_str(), &dst) != 0) return fail(std::strerror(errno));
+    if (!S_ISDIR(dst.st_mode)) return fail("its folder is a symlink or not a folder");
+    if (dst.st_uid != ::geteuid()) return fail("its folder is owned by another user");
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) return fail(std::strerror(errno));
     if (!S_ISREG(st.st_mode)) return fail("not a regular file");
+    // The host wrote it as us, once: another owner or a second name means it was planted.
+    if (st.st_uid != ::geteuid()) return fail("owned by another user");
+    if (st.st_nlink != 1) return fail("has other hard links");
     if (static_cast<std::uint64_t>(st.st_size) != expected_size)
         return fail(fmt::format("size {} differs from the reported {}", st.st_size, expected_size));
     const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -97,6 +98,23 @@ int run_adapter(const std::string& name) {
     return 0;
 }
 
+// Loads the module in a child first, so one that crashes at load (say, a static initializer
+// that aborts) is reported instead of ending the listing. The signal, or 0.
+int crashes_while_loading(sutra::host::PluginRegistry& registry, const std::string& name) {
+    std::fflush(stdout);
+    const pid_t pid = ::fork();
+    if (pid < 0) return 0;
+    if (pid == 0) {
+        ::alarm(10);
+        (void)registry.load(name);
+        ::_exit(0);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+}
+
 int list_adapters() {
     const auto locations = sutra::host::default_locations();
     sutra::host::PluginRegistry registry(locations);
@@ -107,6 +125,12 @@ int list_adapters() {
     if (registry.entries().empty()) fmt::print("no adapters registered\n");
     int failures = 0;
     for (const auto& e : registry.entries()) {
+        if (const int sig = crashes_while_loading(registry, e.name); sig != 0) {
+            ++failures;
+            fmt::print("{:<10} {}  FAILS: crashed while loading (signal {})\n", e.name, e.module,
+                       sig);
+            continue;
+        }
         auto plugin = registry.load(e.name);
         if (plugin)
             fmt::print("{:<10} {}  abi {}  ok  ({})\n", e.name, e.module, (*plugin)->abi_version(),

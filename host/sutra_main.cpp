@@ -14,16 +14,23 @@ const char* const k_usage =
     "\n"
     "  compress [FILE] [--tool NAME] [--command CMD] [--exit-code N] [--mode MODE] [--json]\n"
     "      print the compressed view of FILE (or standard input)\n"
+    "  exec [--mode MODE] [--keep PATTERN]... [--json] (-- CMD [ARGS...] | --sh 'LINE')\n"
+    "      run a command (stdout and stderr as one stream) and print the view of its output;\n"
+    "      its exit status passes through\n"
     "  restore ID [--bytes A-B | --lines A-B | --search TEXT | --full | --all] [--max-bytes N]\n"
     "      print bytes of a stored original (bytes A-B: zero-based, half-open; lines: one-based)\n"
     "  stats [--json]      savings per tool and shape, restores by outcome\n"
     "  config              the effective settings and where each came from\n"
+    "  trust [PATH] [--list | --revoke]   apply a project's .sutra.toml (ignored until trusted)\n"
     "  mcp                 serve sutra's tools over MCP (stdio)\n"
     "  tokens [FILE] [--encoding o200k|cl100k]   count tokens exactly\n"
     "  detect              which agent hosts are present and hooked\n"
     "  install [--client NAME] [--dry-run]     add sutra's hook to a host (backs files up)\n"
     "  uninstall [--client NAME] [--dry-run]   remove it (restores the original bytes)\n"
     "  doctor              run a sample through each installed hook\n"
+    "  outline FILE [--json]   the symbols of a source file, one line each\n"
+    "  symbol FILE NAME [--kind K] [--compact | --signature]   one symbol's exact bytes\n"
+    "  read FILE --lines A-B[,C-D]   exact bytes of line ranges (one-based, inclusive)\n"
     "  --version           the version\n";
 
 } // namespace
@@ -44,7 +51,15 @@ int main(int argc, char** argv) {
             std::fputs(k_usage, stdout);
             return 0;
         }
-        if (command == "compress") return sutra::host::cmd_compress(args);
+        if (command == "compress") {
+            sutra::host::warn_if_project_ignored();
+            return sutra::host::cmd_compress(args);
+        }
+        if (command == "trust") return sutra::host::cmd_trust(args);
+        if (command == "exec") {
+            sutra::host::warn_if_project_ignored();
+            return sutra::host::cmd_exec(args);
+        }
         if (command == "restore") return sutra::host::cmd_restore(args);
         if (command == "stats") return sutra::host::cmd_stats(args);
         if (command == "config") return sutra::host::cmd_config(args);
@@ -54,6 +69,9 @@ int main(int argc, char** argv) {
         if (command == "install") return sutra::host::cmd_install(args);
         if (command == "uninstall") return sutra::host::cmd_uninstall(args);
         if (command == "doctor") return sutra::host::cmd_doctor(args);
+        if (command == "outline") return sutra::host::cmd_outline(args);
+        if (command == "symbol") return sutra::host::cmd_symbol(args);
+        if (command == "read") return sutra::host::cmd_read(args);
         sutra::host::print_error("unknown command '" + command + "'");
         std::fputs(k_usage, stderr);
         return 2;

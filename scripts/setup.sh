@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config git python3
           libboost-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev libsodium-dev
-          libpcre2-dev libgtest-dev libgmock-dev libbenchmark-dev)
+          libpcre2-dev libgtest-dev libgmock-dev libbenchmark-dev
+          clang-16 libclang-rt-16-dev valgrind time)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -29,6 +29,42 @@ std::string big_log(std::size_t lines) {
     return s;
 }
 
+// A uniform listing (grep -rn) with a few lines of another kind: each odd one is in the view,
+// and every elided range still restores exactly.
+TEST(Compress, OddLinesOutOfAUniformListingStayVisible) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    StoreOptions so;
+    so.dir = resolve_store_dir(c);
+    const Store store = *Store::open(so);
+    std::mt19937 rng(23);
+    const char* words[] = {"alpha", "beta", "gamma", "delta", "omega", "sigma"};
+    for (int round = 0; round < 40; ++round) {
+        std::string listing;
+        std::vector<std::string> odd;
+        const int lines = 300 + static_cast<int>(rng() % 3000);
+        const int planted = 1 + static_cast<int>(rng() % 6);
+        for (int i = 0; i < lines; ++i) {
+            listing += "src/" + std::string(words[rng() % 6]) + "/module_" + std::to_string(i / 7) +
+                       ".py:" + std::to_string(1 + rng() % 900) + ":    # TODO: " +
+                       (rng() % 2 ? "tidy " : "rename ") + words[rng() % 6] + " before release\n";
+            if (static_cast<int>(odd.size()) < planted && rng() % (lines / planted + 1) == 0) {
+                odd.push_back("src/billing/invoice.py:" + std::to_string(i) + ":    # TODO(security" +
+                              std::to_string(odd.size()) + "): token logged in plaintext");
+                listing += odd.back() + "\n";
+            }
+        }
+        const Response r = run(listing, c, 0);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        for (const auto& line : odd) EXPECT_NE(r.view.find(line), std::string::npos) << line;
+        for (const auto& e : r.elisions) {
+            auto bytes = store.read(*r.id, e.begin, e.end);
+            ASSERT_TRUE(bytes.has_value());
+            EXPECT_EQ(*bytes, listing.substr(e.begin, e.end - e.begin));
+        }
+    }
+}
+
 TEST(Compress, SmallOutputsPassThrough) {
     TempDir dir;
     const Config c = test::test_config(dir.path);

@@ -96,7 +96,8 @@ TEST(ConfigTest, EverySettingHasADefaultSource) {
                            "store.fsync",
                            "restore.max_bytes",
                            "stats.enabled",
-                           "stats.max_bytes"};
+                           "stats.max_bytes",
+                           "stats.count_tokens"};
     EXPECT_EQ(c.sources.size(), std::size(names));
     for (const char* name : names) {
         ASSERT_TRUE(c.sources.contains(name)) << name;
@@ -414,8 +415,8 @@ TEST(ConfigTest, DescribeListsEverySettingWithSource) {
     EXPECT_LT(pos("store.fsync"), pos("restore.max_bytes"));
     EXPECT_LT(pos("restore.max_bytes"), pos("stats.enabled"));
     EXPECT_LT(pos("stats.max_bytes"), pos("config file ="));
-    // 17 settings + config file + store dir.
-    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 19);
+    // 18 settings + config file + store dir.
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 20);
 }
 
 TEST(ConfigTest, LoadConfigReadsSutraConfigFile) {

@@ -326,6 +326,52 @@ TEST(JsonProperties, RandomDocumentsGiveFaithfulViews) {
     EXPECT_GT(tally.arrays, 100);
 }
 
+// Key words survive a large array's elision and a long string's cut: the items and string parts
+// holding one stay between markers, and the view keeps every other property.
+TEST(JsonKeyWords, ItemsAndStringPartsWithKeyWordsStayBetweenMarkers) {
+    const KeyMatcher keys;
+    std::mt19937 rng(5);
+    Tally tally;
+    std::size_t clues_checked = 0;
+    for (int round = 0; round < 200; ++round) {
+        const bool pretty = round % 2 == 0;
+        const int items = 20 + static_cast<int>(rng() % 300);
+        std::vector<std::string> clues;
+        int errors = 0, long_strings = 0;
+        std::string doc = pretty ? "[\n  " : "[";
+        for (int i = 0; i < items; ++i) {
+            if (i > 0) doc += pretty ? ",\n  " : ",";
+            std::string note = "record " + std::to_string(i) + " synced";
+            if (errors < 4 && rng() % 30 == 0) {
+                note = "ERROR: record " + std::to_string(i) + " rejected upstream";
+                clues.push_back(note);
+                ++errors;
+            } else if (long_strings < 4 && rng() % 40 == 0) {
+                std::string pad;
+                for (int k = 0; k < 60 + static_cast<int>(rng() % 80); ++k)
+                    pad += "window " + std::to_string(k) + " ok; ";
+                const std::string clue = "quota exceeded for tenant " + std::to_string(i);
+                note = pad + clue + "; " + pad;
+                clues.push_back(clue);
+                ++long_strings;
+            }
+            doc += "{\"id\": " + std::to_string(i) + ", \"note\": \"" + note + "\"}";
+        }
+        doc += pretty ? "\n]\n" : "]";
+        JsonOptions o = options_with(round % 3 == 0);
+        o.keys = &keys;
+        const std::string view = check_view(doc, o, round % 3 == 0, tally);
+        if (testing::Test::HasFailure()) FAIL() << doc.substr(0, 3000);
+        if (view.empty()) continue;
+        for (const auto& clue : clues) {
+            EXPECT_NE(view.find(clue), std::string::npos) << clue;
+            ++clues_checked;
+        }
+    }
+    EXPECT_GT(tally.arrays, 150);
+    EXPECT_GT(clues_checked, 200u);
+}
+
 // Cutting a long string must never split an escape (a surrogate pair is one unit) or a UTF-8
 // sequence, at any alignment.
 TEST(JsonStrings, CutsRespectEscapesAndUtf8AtEveryAlignment) {

@@ -1,10 +1,15 @@
 #include "core/stats.hpp"
 
+#include "core/compress.hpp"
+#include "core/tokenizer/tokenizer.hpp"
+#include "tests/test_util.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <random>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -236,11 +241,76 @@ TEST_F(StatsTest, TextReportHasTablesBarsAndRestores) {
     std::vector<std::size_t> bar_columns;
     for (std::string line; std::getline(in, line);) {
         auto pct = line.find("% ");
-        if (pct != std::string::npos) bar_columns.push_back(pct);
+        bool has_bar = !line.empty() && (line.back() == '#' || line.back() == '.');
+        if (pct != std::string::npos && has_bar) bar_columns.push_back(pct);
     }
     ASSERT_EQ(bar_columns.size(), 6u); // two rows + total, in two tables
     EXPECT_EQ(bar_columns[0], bar_columns[1]);
     EXPECT_EQ(bar_columns[0], bar_columns[2]);
+}
+
+TEST_F(StatsTest, TokenTotalsComeOnlyFromCountedRecords) {
+    RewriteRecord a = record("Bash", "build-log", 1000, 100);
+    a.tokens_in = 250;
+    a.tokens_out = 25;
+    RewriteRecord b = record("Bash", "text", 400, 40);
+    b.tokens_in = 50;
+    b.tokens_out = 5;
+    log_rewrite(m_config, a);
+    log_rewrite(m_config, b);
+    log_rewrite(m_config, record("Grep", "text", 1000, 10)); // rewritten, not counted
+    log_rewrite(m_config, record("Grep", "text", 10, 10, false));
+
+    std::string text = stats_report(m_config, false);
+    EXPECT_THAT(text, HasSubstr("tokens (o200k_base, exact): 300 in, 30 out, 270 saved (90.0%) "
+                                "over 2 counted rewrites; 1 rewrite not counted"));
+    auto report = nlohmann::json::parse(stats_report(m_config, true));
+    EXPECT_EQ(report["encoding"], "o200k_base");
+    EXPECT_EQ(report["total"]["saved_tokens"], 270);
+    EXPECT_EQ(report["total"]["token_counted"], 2);
+    EXPECT_EQ(report["tools"]["Bash"]["tokens_in"], 300);
+    EXPECT_EQ(report["tools"]["Grep"]["saved_tokens"], 0);
+}
+
+// Through compress(): each rewrite's record carries the exact o200k counts of the original and
+// of the view; pass-throughs and the switched-off setting carry none.
+TEST_F(StatsTest, CompressRecordsExactTokenCounts) {
+    if (!tokenizer::has_rank_data()) GTEST_SKIP() << "this build has no o200k rank data";
+    std::vector<std::pair<std::string, Response>> runs;
+    for (unsigned seed = 1; seed <= 12; ++seed) {
+        std::mt19937 rng(seed);
+        std::string text = test::random_log(rng, 300 + seed * 40);
+        Request req;
+        req.output = text;
+        req.host = "test";
+        runs.emplace_back(text, compress(req, m_config));
+    }
+    std::vector<std::string> lines = read_lines(log());
+    ASSERT_EQ(lines.size(), runs.size());
+    std::size_t counted = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        auto j = nlohmann::json::parse(lines[i]);
+        const auto& [original, response] = runs[i];
+        if (!response.rewritten) {
+            EXPECT_FALSE(j.contains("tokens_in")) << lines[i];
+            continue;
+        }
+        ++counted;
+        EXPECT_EQ(j["encoding"], "o200k_base");
+        EXPECT_EQ(j["tokens_in"].get<std::size_t>(), *tokenizer::count_tokens(original));
+        EXPECT_EQ(j["tokens_out"].get<std::size_t>(), *tokenizer::count_tokens(response.view));
+        EXPECT_LT(j["tokens_out"].get<std::size_t>(), j["tokens_in"].get<std::size_t>());
+    }
+    EXPECT_GT(counted, 6u);
+
+    m_config.stats_count_tokens = false;
+    Request req;
+    std::mt19937 rng(99);
+    std::string text = test::random_log(rng, 800);
+    req.output = text;
+    ASSERT_TRUE(compress(req, m_config).rewritten);
+    auto last = nlohmann::json::parse(read_lines(log()).back());
+    EXPECT_FALSE(last.contains("tokens_in"));
 }
 
 TEST_F(StatsTest, EmptyReportSaysSo) {

@@ -1,6 +1,9 @@
 // Install and uninstall through the modules: backups, idempotence, dry runs, the host's kill
-// switch, and the promise that install then uninstall leaves every file byte-identical.
+// switch, and the promise that install then uninstall leaves every file byte-identical; the
+// same for the MCP server each module registers in its host's config, and the restore route
+// the markers then name.
 
+#include "host/hook_dispatch.hpp"
 #include "host/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
@@ -9,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
+#include <optional>
 
 namespace sutra::host {
 namespace {
@@ -158,6 +163,271 @@ TEST_F(InstallTest, CodexHooksJsonRoundTrip) {
     call("codex", Plugin::Op::install);
     call("codex", Plugin::Op::uninstall);
     EXPECT_EQ(test::read_file(codex_hooks), mine);
+}
+
+// ---- MCP registration --------------------------------------------------------------------
+
+std::string long_log() {
+    std::string out;
+    for (int i = 0; i < 400; ++i)
+        out += "[INFO] compiling module_" + std::to_string(i % 7) + ".cpp ... ok\n";
+    return out + "error: the one line that matters\n";
+}
+
+// One host: where its MCP config lives, the user files to try, how its hook payload looks and
+// how the model spells our restore tool there.
+struct McpHost {
+    const char* client;
+    std::string config; // relative to the sandbox
+    std::vector<std::optional<std::string>> originals;
+    std::string tool;
+    std::function<json(const std::string& log, const std::string& dir)> payload;
+    std::string entry_probe; // text our entry puts in the file
+};
+
+std::vector<McpHost> mcp_hosts() {
+    const std::string claude_user = "{\n    \"numStartups\": 3,\n    \"mcpServers\": {\n        "
+                                    "\"mine\": {\"type\": \"stdio\", "
+                                    "\"command\": \"m\"}\n    },\n    \"note\": \"caf\\u00e9\"\n}";
+    const std::string opencode_user =
+        "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {\"mine\": "
+        "{\"type\": \"local\", \"command\": [\"m\"]}}\n}\n";
+    return {
+        {"claude",
+         "claude/.claude.json",
+         {std::nullopt, claude_user, "{}", "{\"mcpServers\":{}}\n"},
+         "mcp__sutra__sutra_restore",
+         [](const std::string& log, const std::string&) {
+             return json{
+                 {"session_id", "s1"},
+                 {"cwd", "/tmp/proj"},
+                 {"hook_event_name", "PostToolUse"},
+                 {"tool_name", "Bash"},
+                 {"tool_input", {{"command", "make"}}},
+                 {"tool_response", {{"stdout", log}, {"stderr", ""}, {"interrupted", false}}}};
+         },
+         "\"--restore-tool\""},
+        {"codex",
+         "codex/config.toml",
+         {std::nullopt, "", "model = \"x\"", "model = \"x\"\n",
+          "# mine\n[mcp_servers.mine]\ncommand = \"m\"\nargs = []\n\n[profiles.a]\nmodel = "
+          "\"y\"\n"},
+         "mcp__sutra__sutra_restore",
+         [](const std::string& log, const std::string&) {
+             return json{{"hook_event_name", "PostToolUse"},
+                         {"tool_name", "Bash"},
+                         {"tool_input", {{"command", "make"}}},
+                         {"tool_response", log}};
+         },
+         "[mcp_servers.sutra]"},
+        {"opencode",
+         "config/opencode/opencode.json",
+         {std::nullopt, opencode_user, "{}"},
+         "sutra_sutra_restore",
+         [](const std::string& log, const std::string&) {
+             return json{{"hook", "tool.execute.after"},
+                         {"input", {{"tool", "bash"}, {"args", {{"command", "make"}}}}},
+                         {"output",
+                          {{"title", "make"},
+                           {"metadata", {{"exit", 0}, {"truncated", false}}},
+                           {"output", log}}}};
+         },
+         "\"--restore-tool\""},
+        {"hermes",
+         "hermes/config.yaml",
+         {std::nullopt, "model: x\n", "model: x",
+          "mcp_servers:\n  mine:\n    command: m\n# trailing comment\n",
+          "plugins:\n  enabled: [a]\nmcp_servers: {}\n",
+          "model: x\r\nmcp_servers:\r\n    mine:\r\n        command: m\r\n"},
+         "mcp_sutra_sutra_restore",
+         [](const std::string& log, const std::string& dir) {
+             return json{{"hook", "transform_terminal_output"},
+                         {"command", "make"},
+                         {"output", log},
+                         {"returncode", 0},
+                         {"hermes_home", dir + "/hermes"}};
+         },
+         "--restore-tool"},
+    };
+}
+
+class McpInstallTest : public ::testing::Test {
+protected:
+    test::HostSandbox box;
+    PluginRegistry registry{box.build_tree()};
+    McpInstallTest() { box.env.set("HERMES_HOME", box.dir.path + "/hermes"); }
+
+    json call(const char* adapter, Plugin::Op op, bool with_mcp = true) {
+        auto p = registry.load(adapter);
+        EXPECT_TRUE(p.has_value());
+        if (!p) return json();
+        json options = {{"host_program", "/opt/sutra/bin/sutra-host"}, {"dry_run", false}};
+        if (with_mcp) options["sutra_program"] = "/opt/sutra/bin/sutra";
+        return json::parse((*p)->call(op, options.dump()).value_or("null"));
+    }
+    std::string view(const McpHost& h) {
+        auto p = registry.load(h.client);
+        EXPECT_TRUE(p.has_value());
+        if (!p) return {};
+        std::string why;
+        return run_hook(**p, h.payload(long_log(), box.dir.path).dump(), why);
+    }
+    std::optional<std::string> read(const std::string& path) {
+        if (!fs::exists(path)) return std::nullopt;
+        return test::read_file(path);
+    }
+    void put(const std::string& path, const std::optional<std::string>& text) {
+        fs::remove(path);
+        if (!text) return;
+        fs::create_directories(fs::path(path).parent_path());
+        test::write_file(path, *text);
+    }
+    bool backups_left(const std::string& dir) {
+        if (!fs::exists(dir)) return false;
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.path().filename().string().find(".sutra-backup") != std::string::npos)
+                return true;
+        return false;
+    }
+};
+
+// For every host and every shape of user file: install registers the server (the user's own
+// servers stay), a second install changes no byte, the markers name the host's tool, and
+// uninstall gives back the exact original bytes (or no file) with no backup left behind.
+TEST_F(McpInstallTest, RegisterThenUnregisterIsByteIdenticalForEveryHostAndFile) {
+    for (const McpHost& h : mcp_hosts()) {
+        const std::string path = box.dir.path + "/" + h.config;
+        for (const auto& original : h.originals) {
+            SCOPED_TRACE(std::string(h.client) + " with " + original.value_or("(no file)"));
+            put(path, original);
+            json r = call(h.client, Plugin::Op::install);
+            ASSERT_TRUE(r["ok"]) << r.dump();
+            const auto installed = read(path);
+            ASSERT_TRUE(installed.has_value());
+            EXPECT_NE(installed->find("/opt/sutra/bin/sutra"), std::string::npos);
+            EXPECT_NE(installed->find(h.entry_probe), std::string::npos);
+            EXPECT_NE(installed->find(h.tool), std::string::npos);
+            if (original && original->find("mine") != std::string::npos) {
+                EXPECT_NE(installed->find("mine"), std::string::npos);
+            }
+            const json d = call(h.client, Plugin::Op::detect);
+            EXPECT_TRUE(d["mcp"]["registered"]) << d.dump();
+            EXPECT_EQ(d["mcp"]["tool"], h.tool);
+            EXPECT_NE(view(h).find(h.tool + "(id="), std::string::npos) << view(h);
+
+            r = call(h.client, Plugin::Op::install);
+            EXPECT_FALSE(r["changed"]) << r.dump();
+            EXPECT_EQ(read(path), installed);
+
+            r = call(h.client, Plugin::Op::uninstall);
+            ASSERT_TRUE(r["ok"]) << r.dump();
+            EXPECT_EQ(read(path), original);
+            EXPECT_FALSE(backups_left(fs::path(path).parent_path()));
+            EXPECT_FALSE(call(h.client, Plugin::Op::detect)["mcp"]["registered"]);
+            EXPECT_NE(view(h).find("sutra restore "), std::string::npos); // the CLI route again
+        }
+    }
+}
+
+TEST_F(McpInstallTest, WithoutASutraBinaryNothingIsRegistered) {
+    for (const McpHost& h : mcp_hosts()) {
+        SCOPED_TRACE(h.client);
+        const json r = call(h.client, Plugin::Op::install, false);
+        ASSERT_TRUE(r["ok"]) << r.dump();
+        EXPECT_NE(r["messages"].dump().find("not registered"), std::string::npos);
+        const auto text = read(box.dir.path + "/" + h.config);
+        EXPECT_TRUE(!text || text->find(h.tool) == std::string::npos);
+        EXPECT_FALSE(call(h.client, Plugin::Op::detect)["mcp"]["registered"]);
+        EXPECT_NE(view(h).find("sutra restore "), std::string::npos);
+        EXPECT_TRUE(call(h.client, Plugin::Op::uninstall)["ok"]);
+    }
+}
+
+// A server the user named "sutra" that runs something else is theirs: install refuses and
+// writes nothing at all, the hook included.
+TEST_F(McpInstallTest, RefusesAnotherProgramNamedSutra) {
+    const std::vector<std::pair<const char*, std::string>> theirs = {
+        {"claude", "{\"mcpServers\": {\"sutra\": {\"command\": \"/usr/bin/other\"}}}\n"},
+        {"codex", "[mcp_servers.sutra]\ncommand = \"/usr/bin/other\"\n"},
+        {"opencode", "{\"mcp\": {\"sutra\": {\"type\": \"local\", \"command\": [\"other\"]}}}\n"},
+        {"hermes", "mcp_servers:\n  sutra:\n    command: /usr/bin/other\n"},
+    };
+    const auto hosts = mcp_hosts();
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+        SCOPED_TRACE(hosts[i].client);
+        const std::string path = box.dir.path + "/" + hosts[i].config;
+        put(path, theirs[i].second);
+        const json r = call(hosts[i].client, Plugin::Op::install);
+        EXPECT_FALSE(r["ok"]) << r.dump();
+        EXPECT_NE(r.value("error", std::string()).find("not"), std::string::npos);
+        EXPECT_EQ(read(path), theirs[i].second);
+        EXPECT_FALSE(call(hosts[i].client, Plugin::Op::detect)["installed"]);
+    }
+}
+
+// Claude Code rewrites ~/.claude.json while it runs: uninstall then removes only our server.
+TEST_F(McpInstallTest, ClaudeJsonChangedByTheHostKeepsEverythingButOurServer) {
+    const std::string path = box.dir.path + "/claude/.claude.json";
+    put(path, "{\n  \"mcpServers\": {\n    \"mine\": {\"command\": \"m\"}\n  }\n}\n");
+    ASSERT_TRUE(call("claude", Plugin::Op::install)["ok"]);
+    json doc = json::parse(test::read_file(path));
+    doc["numStartups"] = 7;
+    test::write_file(path, doc.dump(2) + "\n");
+    const json r = call("claude", Plugin::Op::uninstall);
+    ASSERT_TRUE(r["ok"]) << r.dump();
+    doc = json::parse(test::read_file(path));
+    EXPECT_EQ(doc["numStartups"], 7);
+    EXPECT_EQ(doc["mcpServers"].size(), 1u);
+    EXPECT_EQ(doc["mcpServers"]["mine"]["command"], "m");
+    // A server disabled for the project sends markers back to the CLI route.
+    ASSERT_TRUE(call("claude", Plugin::Op::install)["ok"]);
+    doc = json::parse(test::read_file(path));
+    doc["projects"]["/tmp/proj"]["disabledMcpServers"] = json::array({"sutra"});
+    test::write_file(path, doc.dump(2));
+    EXPECT_NE(view(mcp_hosts()[0]).find("sutra restore "), std::string::npos);
+}
+
+// `sutra mcp --text-only` (Claude Code's registration): the same tools and text blocks, with no
+// outputSchema and no structuredContent, which Claude Code would show the model instead.
+TEST_F(McpInstallTest, TextOnlyServerDropsStructuredContent) {
+    const std::string log = long_log();
+    const std::string requests =
+        json{{"jsonrpc", "2.0"},
+             {"id", 1},
+             {"method", "initialize"},
+             {"params", {{"protocolVersion", "2025-06-18"}}}}
+            .dump() +
+        "\n" + json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/list"}}.dump() + "\n" +
+        json{{"jsonrpc", "2.0"},
+             {"id", 3},
+             {"method", "tools/call"},
+             {"params", {{"name", "sutra_compress"}, {"arguments", {{"text", log}}}}}}
+            .dump() +
+        "\n";
+    test::write_file(box.dir.path + "/requests", requests);
+    for (const bool text_only : {false, true}) {
+        SCOPED_TRACE(text_only ? "--text-only" : "default");
+        const std::string out = test::run_command(
+            std::string(SUTRA_BINARY) + " mcp --restore-tool mcp__sutra__sutra_restore" +
+            (text_only ? " --text-only" : "") + " < " + box.dir.path + "/requests");
+        std::vector<json> replies;
+        std::size_t start = 0;
+        for (auto nl = out.find('\n'); nl != std::string::npos; nl = out.find('\n', start)) {
+            replies.push_back(json::parse(out.substr(start, nl - start)));
+            start = nl + 1;
+        }
+        ASSERT_EQ(replies.size(), 3u) << out;
+        bool any_schema = false;
+        for (const auto& t : replies[1]["result"]["tools"])
+            any_schema |= t.contains("outputSchema");
+        EXPECT_EQ(any_schema, !text_only);
+        const json& call = replies[2]["result"];
+        EXPECT_EQ(call.contains("structuredContent"), !text_only);
+        ASSERT_TRUE(call["content"].is_array());
+        const std::string view = call["content"][0]["text"];
+        EXPECT_NE(view.find("mcp__sutra__sutra_restore(id="), std::string::npos);
+        EXPECT_NE(view.find("error: the one line that matters"), std::string::npos);
+    }
 }
 
 } // namespace

@@ -277,10 +277,13 @@ TEST(McpTools, ListsToolsInOrderWithStrictSchemas) {
     Server s(home.path);
     const Json r = s.request("tools/list");
     const Json& tools = r["result"]["tools"];
-    ASSERT_EQ(tools.size(), 3u) << r.dump();
+    ASSERT_EQ(tools.size(), 6u) << r.dump();
     EXPECT_EQ(tools[0]["name"], "sutra_restore");
     EXPECT_EQ(tools[1]["name"], "sutra_compress");
     EXPECT_EQ(tools[2]["name"], "sutra_stats");
+    EXPECT_EQ(tools[3]["name"], "sutra_outline");
+    EXPECT_EQ(tools[4]["name"], "sutra_symbol");
+    EXPECT_EQ(tools[5]["name"], "sutra_read");
     for (const auto& t : tools) {
         EXPECT_EQ(t["inputSchema"]["type"], "object");
         EXPECT_EQ(t["inputSchema"]["additionalProperties"], false);
@@ -643,7 +646,7 @@ TEST(McpProtocol, StatelessRequestsNeedNoInitialize) {
 
     r = s.request("tools/list", Json{{"_meta", meta}});
     EXPECT_EQ(r["result"]["resultType"], "complete");
-    EXPECT_EQ(r["result"]["tools"].size(), 3u);
+    EXPECT_EQ(r["result"]["tools"].size(), 6u);
     EXPECT_TRUE(r["result"].contains("ttlMs"));
 
     r = s.request("tools/call", Json{{"_meta", meta},
@@ -665,3 +668,49 @@ TEST(McpProtocol, StatelessRequestsNeedNoInitialize) {
 }
 
 } // namespace
+
+// sutra_outline, sutra_symbol, sutra_read answer as the CLI commands do (tests/outline_test.cpp
+// covers those); here the MCP side: content, structuredContent and errors.
+TEST(McpOutline, OutlineSymbolAndReadOfAFile) {
+    TempDir home;
+    const std::string file = home.path + "/m.py";
+    sutra::test::write_file(file, "class A:\n    def f(self):\n        return 1\n");
+    Server s(home.path);
+    Json r = s.request("tools/call", Json{{"name", "sutra_read"},
+                                          {"arguments", Json{{"path", file}, {"lines", "2-3"}}}});
+    EXPECT_EQ(r["result"]["content"][0]["text"], "    def f(self):\n        return 1\n")
+        << r.dump();
+    r = s.request("tools/call", Json{{"name", "sutra_read"},
+                                     {"arguments", Json{{"path", file}, {"lines", "2-9"}}}});
+    EXPECT_EQ(r["result"]["isError"], true) << r.dump();
+    EXPECT_EQ(s.request("tools/call",
+                        Json{{"name", "sutra_read"},
+                             {"arguments", Json{{"path", file}, {"lines", "x"}}}})["error"]["code"],
+              -32602);
+#if SUTRA_OUTLINE_TESTS
+    r = s.request(
+        "tools/call",
+        Json{{"name", "sutra_symbol"},
+             {"arguments", Json{{"path", file}, {"name", "A.f"}, {"form", "signature"}}}});
+    EXPECT_EQ(r["result"]["content"][0]["text"], "def f(self):\n") << r.dump();
+    EXPECT_EQ(r["result"]["structuredContent"]["text"], "def f(self):\n");
+    r = s.request("tools/call", Json{{"name", "sutra_symbol"},
+                                     {"arguments", Json{{"path", file}, {"name", "g"}}}});
+    EXPECT_EQ(r["result"]["isError"], true);
+    r = s.request("tools/call",
+                  Json{{"name", "sutra_outline"}, {"arguments", Json{{"path", file}}}});
+    EXPECT_NE(r["result"]["content"][0]["text"].get<std::string>().find("\nclass A 1-3  class A\n"
+                                                                        "  method A.f 2-3  def "
+                                                                        "f(self)\n"),
+              std::string::npos)
+        << r.dump();
+    EXPECT_EQ(r["result"]["structuredContent"]["symbols"].size(), 2u);
+    EXPECT_EQ(r["result"]["structuredContent"]["partial"], false);
+#else
+    // Built without tree-sitter: the outline tools say so; sutra_read above still works.
+    r = s.request("tools/call",
+                  Json{{"name", "sutra_outline"}, {"arguments", Json{{"path", file}}}});
+    EXPECT_EQ(r["result"]["isError"], true);
+    EXPECT_NE(r.dump().find("unavailable in this build"), std::string::npos) << r.dump();
+#endif
+}

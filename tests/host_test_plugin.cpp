@@ -1,4 +1,4 @@
-// Deliberately broken adapter modules for the registry tests; one source, built three ways.
+// Deliberately broken adapter modules for the registry tests; one source, built four ways.
 
 #include "core/plugin_abi.h"
 
@@ -26,6 +26,15 @@ extern "C" SUTRA_PLUGIN_EXPORT const sutra_plugin_v1* sutra_plugin_entry(void) {
 extern "C" int sutra_test_function_that_does_not_exist(void);
 extern "C" SUTRA_PLUGIN_EXPORT const sutra_plugin_v1* sutra_plugin_entry(void) {
     return sutra_test_function_that_does_not_exist() != 0 ? nullptr : nullptr;
+}
+#elif defined(SUTRA_TEST_ABORT_AT_LOAD)
+// Crashes while being loaded: a static initializer that aborts before any entry is called.
+#include <cstdlib>
+namespace {
+const int k_crash = (std::abort(), 0);
+} // namespace
+extern "C" SUTRA_PLUGIN_EXPORT const sutra_plugin_v1* sutra_plugin_entry(void) {
+    return k_crash != 0 ? nullptr : nullptr;
 }
 #else
 // No entry symbol at all.

@@ -4,9 +4,14 @@
 // Claude Code validates a replacement against the tool's output schema and silently keeps the
 // original on a mismatch, so each tool we rewrite is rebuilt in its exact shape; any tool whose
 // shape we do not know passes through. Read stays exact because Edit relies on it.
+//
+// Install also registers `sutra mcp` in the user's MCP servers (~/.claude.json, or
+// $CLAUDE_CONFIG_DIR/.claude.json); while that entry is there, markers name the tool as the
+// model sees it, mcp__sutra__sutra_restore, else the shell route `sutra restore …`.
 
 #include "core/plugin_sdk.hpp"
 #include "plugins/common/hook_settings.hpp"
+#include "plugins/common/mcp_registration.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +32,70 @@ std::string config_dir() {
 }
 std::string settings_path() {
     return config_dir() + "/settings.json";
+}
+// Claude Code keeps user-scope MCP servers in .claude.json: in $CLAUDE_CONFIG_DIR when that is
+// set, else in the home folder itself (beside ~/.claude, not in it).
+std::string mcp_config_path() {
+    if (const char* v = std::getenv("CLAUDE_CONFIG_DIR"); v != nullptr && v[0] == '/')
+        return std::string(v) + "/.claude.json";
+    const std::string home = common::home_dir();
+    return home.empty() ? std::string() : home + "/.claude.json";
+}
+
+constexpr const char* k_restore_tool = "mcp__sutra__sutra_restore";
+
+// --text-only: Claude Code shows the model a result's structuredContent instead of its text
+// when the tool declares an outputSchema (seen on 2.1.332), which would hide restored bytes.
+common::ojson mcp_entry(const std::string& sutra_program) {
+    auto args = common::mcp_args(k_restore_tool);
+    args.push_back("--text-only");
+    return common::ojson{{"type", "stdio"}, {"command", sutra_program}, {"args", args}};
+}
+
+std::string entry_command(const common::ojson& e) {
+    return e.is_object() ? e.value("command", std::string()) : std::string();
+}
+
+// Our server's entry when it is registered and not disabled for the project at `cwd`.
+std::optional<common::ojson> registered_mcp(const std::string& cwd) {
+    const std::string path = mcp_config_path();
+    if (path.empty()) return std::nullopt;
+    const auto text = common::read_text(path);
+    // Most hook calls find no sutra entry at all: skip parsing a large file for them.
+    if (!text || text->find("\"sutra\"") == std::string::npos) return std::nullopt;
+    const json doc = json::parse(*text, nullptr, false);
+    if (!doc.is_object()) return std::nullopt;
+    const auto e = common::json_entry(doc, "mcpServers");
+    if (!e || !common::is_sutra_program(entry_command(*e))) return std::nullopt;
+    if (const auto projects = doc.find("projects");
+        !cwd.empty() && projects != doc.end() && projects->is_object() && projects->contains(cwd)) {
+        const json& project = (*projects)[cwd];
+        if (project.is_object() && project.contains("disabledMcpServers") &&
+            project["disabledMcpServers"].is_array())
+            for (const auto& name : project["disabledMcpServers"])
+                if (name == common::k_mcp_name) return std::nullopt;
+    }
+    return e;
+}
+
+std::optional<std::string> mcp_command(const std::optional<common::ojson>& e) {
+    if (!e) return std::nullopt;
+    std::vector<std::string> words{entry_command(*e)};
+    if (const auto args = e->find("args"); args != e->end() && args->is_array())
+        for (const auto& a : *args)
+            if (a.is_string()) words.push_back(a.get<std::string>());
+    return common::command_line(words);
+}
+
+// How markers tell the model to restore: our MCP tool while it is registered, else the CLI.
+json restore_route(const json& payload) {
+    try {
+        if (registered_mcp(payload.value("cwd", std::string())))
+            return {{"kind", "mcp"}, {"tool", k_restore_tool}};
+    } catch (const std::exception&) {
+        // an unreadable .claude.json: the CLI route still works
+    }
+    return {{"kind", "cli"}};
 }
 
 bool is_shell(const std::string& tool) {
@@ -77,13 +146,13 @@ std::string decode_payload(std::string_view payload) {
     const std::string tool = p.value("tool_name", std::string());
     const auto resp = p.find("tool_response");
     if (resp == p.end()) return common::pass("no tool_response");
-    json out = {{"action", "compress"}, {"tool", tool}, {"route", {{"kind", "cli"}}}};
+    json out = {{"action", "compress"}, {"tool", tool}, {"route", restore_route(p)}};
 
     if (is_shell(tool)) {
         const json input = p.value("tool_input", json::object());
         const std::string command = input.is_object() ? input.value("command", std::string()) : "";
         if (common::is_restore_command(command)) return common::pass("sutra restore output");
-        if (!resp->is_object() || !(*resp)["stdout"].is_string())
+        if (!resp->is_object() || !resp->contains("stdout") || !(*resp)["stdout"].is_string())
             return common::pass("unknown shape");
         if (resp->value("isImage", false)) return common::pass("image output");
         if (const auto sc = resp->find("structuredContent");
@@ -115,7 +184,7 @@ std::string decode_payload(std::string_view payload) {
     }
     if (tool == "Grep") {
         if (!resp->is_object() || resp->value("mode", std::string()) != "content" ||
-            !(*resp)["content"].is_string())
+            !resp->contains("content") || !(*resp)["content"].is_string())
             return common::pass("Grep without content");
         out["output"] = (*resp)["content"];
         return out.dump();
@@ -127,7 +196,7 @@ std::string decode_payload(std::string_view payload) {
             return out.dump();
         }
         if (resp->is_array() && resp->size() == 1 && (*resp)[0].is_object() &&
-            (*resp)[0].value("type", std::string()) == "text" && (*resp)[0]["text"].is_string()) {
+            (*resp)[0].value("type", std::string()) == "text" && (*resp)[0].contains("text") && (*resp)[0]["text"].is_string()) {
             out["output"] = (*resp)[0]["text"];
             return out.dump();
         }
@@ -139,9 +208,9 @@ std::string decode_payload(std::string_view payload) {
 std::string encode_result(std::string_view payload, std::string_view result_text) {
     const json p = json::parse(payload, nullptr, false);
     const json r = json::parse(result_text, nullptr, false);
-    if (!p.is_object() || !r.is_object() || !r["view"].is_string()) return {};
+    if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
     const std::string tool = p.value("tool_name", std::string());
-    const json& resp = p["tool_response"];
+    const json resp = p.value("tool_response", json());
     json replacement;
     if (is_shell(tool)) {
         // Exactly the three required keys: persistedOutputPath would re-wrap stdout into the
@@ -186,13 +255,39 @@ struct Adapter {
     std::string install(std::string_view options) {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
-            return common::install_hook(settings_path(), hook_spec(o.host_program), o.dry_run);
+            // Plan the MCP entry first: a refusal there writes nothing at all.
+            std::optional<common::FilePlan> mcp;
+            if (!o.sutra_program.empty()) {
+                mcp = common::plan_json_install(mcp_config_path(), "mcpServers",
+                                                mcp_entry(o.sutra_program), entry_command);
+                if (mcp) mcp->create_mode = 0600; // the host keeps account data in this file
+            }
+            auto r = common::install_hook(settings_path(), hook_spec(o.host_program), o.dry_run);
+            if (!r.value("ok", false)) return r;
+            if (o.sutra_program.empty()) {
+                common::note_no_program(r);
+            } else if (mcp) {
+                common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
+            } else {
+                r["messages"].push_back(mcp_config_path() + ": MCP server already registered");
+            }
+            return r;
         });
     }
     std::string uninstall(std::string_view options) {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
-            return common::uninstall_hook(settings_path(), hook_spec(o.host_program), o.dry_run);
+            const auto mcp = common::plan_json_uninstall(mcp_config_path(), "mcpServers");
+            auto r = common::uninstall_hook(settings_path(), hook_spec(o.host_program), o.dry_run);
+            if (!r.value("ok", false)) return r;
+            if (mcp) {
+                if (mcp->action == "modify")
+                    r["messages"].push_back(mcp_config_path() +
+                                            ": changed since install (Claude Code rewrites it); "
+                                            "removed only mcpServers.sutra");
+                common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
+            }
+            return r;
         });
     }
     std::string detect(std::string_view) {
@@ -201,12 +296,15 @@ struct Adapter {
             const auto text = common::read_text(path);
             const auto doc = common::parse_settings(text, path);
             const auto cmd = common::our_command(doc, hook_spec(""));
-            return common::ojson{{"client", "claude"},
-                                 {"found", std::filesystem::is_directory(config_dir())},
-                                 {"installed", cmd.has_value()},
-                                 {"path", path},
-                                 {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
-                                 {"disabled", doc.value("disableAllHooks", false)}};
+            const auto mcp = registered_mcp("");
+            return common::ojson{
+                {"client", "claude"},
+                {"found", std::filesystem::is_directory(config_dir())},
+                {"installed", cmd.has_value()},
+                {"path", path},
+                {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
+                {"disabled", doc.value("disableAllHooks", false)},
+                {"mcp", common::mcp_status(mcp_config_path(), mcp_command(mcp), k_restore_tool)}};
         });
     }
     std::string doctor(std::string_view options) {

@@ -2,9 +2,14 @@
 // replacement Codex honours (hosts.md §4.2). Codex gives the hook no exit status and drops its
 // "Process exited with code N" header on replacement, so the core is told none and the view
 // claims none. The hook entry lives in $CODEX_HOME/hooks.json, which the user must trust once.
+// Install also adds `[mcp_servers.sutra]` to $CODEX_HOME/config.toml; while it is there (and not
+// `enabled = false`), markers name the tool as Codex shows it to the model,
+// mcp__sutra__sutra_restore, else the shell route `sutra restore …`.
 
 #include "core/plugin_sdk.hpp"
+#include "plugins/codex/config_toml.hpp"
 #include "plugins/common/hook_settings.hpp"
+#include "plugins/common/mcp_registration.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +28,76 @@ std::string codex_home() {
 }
 std::string hooks_path() {
     return codex_home() + "/hooks.json";
+}
+
+std::string config_path() {
+    return codex_home() + "/config.toml";
+}
+
+constexpr const char* k_restore_tool = "mcp__sutra__sutra_restore";
+
+// The command line of our registered, enabled server; nullopt when there is none.
+std::optional<std::string> registered_mcp() {
+    const auto text = common::read_text(common::real_target(config_path()));
+    if (!text || text->find("mcp_servers") == std::string::npos) return std::nullopt;
+    const auto at = find_server_table(*text);
+    if (!at) return std::nullopt;
+    const std::string table = text->substr(at->begin, at->end - at->begin);
+    const auto command = toml_table_string(table, "command");
+    if (!command || !common::is_sutra_program(*command) || toml_table_disabled(table))
+        return std::nullopt;
+    std::vector<std::string> words{*command};
+    for (auto& a : toml_table_strings(table, "args")) words.push_back(std::move(a));
+    return common::command_line(words);
+}
+
+json restore_route() {
+    try {
+        if (registered_mcp()) return {{"kind", "mcp"}, {"tool", k_restore_tool}};
+    } catch (const std::exception&) {
+        // a config.toml we cannot read: the CLI route still works
+    }
+    return {{"kind", "cli"}};
+}
+
+// config.toml with our table, refusing a "sutra" server that does not run sutra.
+std::string with_our_table(const std::optional<std::string>& text, const std::string& table) {
+    if (text) {
+        if (const auto at = find_server_table(*text)) {
+            const auto command =
+                toml_table_string(text->substr(at->begin, at->end - at->begin), "command");
+            if (!command || !common::is_sutra_program(*command))
+                throw std::runtime_error(config_path() +
+                                         " already has an MCP server named \"sutra\" that does "
+                                         "not run sutra; remove it first (nothing was changed)");
+        }
+    }
+    return with_server_table(text, table);
+}
+
+std::optional<common::FilePlan> plan_mcp_install(const std::string& sutra_program) {
+    const std::string path = common::real_target(config_path());
+    const auto before = common::read_text(path);
+    const std::string table = toml_server_table(sutra_program, common::mcp_args(k_restore_tool));
+    const std::string after = with_our_table(before, table);
+    if (before && after == *before) return std::nullopt;
+    return common::FilePlan{path, before ? "modify" : "create", before, after, std::nullopt};
+}
+
+std::optional<common::FilePlan> plan_mcp_uninstall() {
+    const std::string path = common::real_target(config_path());
+    const auto before = common::read_text(path);
+    if (!before) return std::nullopt;
+    const auto at = find_server_table(*before);
+    if (!at) return std::nullopt;
+    std::string installed = before->substr(at->begin, at->end - at->begin);
+    while (installed.size() >= 2 && installed.back() == '\n' &&
+           installed[installed.size() - 2] == '\n')
+        installed.pop_back();
+    return common::plan_reverse(
+        path, *before,
+        [&](const std::optional<std::string>& text) { return with_server_table(text, installed); },
+        without_server_table(*before));
 }
 
 bool is_shell(const std::string& tool) {
@@ -45,13 +120,13 @@ std::string decode_payload(std::string_view payload) {
                 {"tool", tool},
                 {"command", command},
                 {"output", *resp},
-                {"route", {{"kind", "cli"}}}}
+                {"route", restore_route()}}
         .dump();
 }
 
 std::string encode_result(std::string_view, std::string_view result_text) {
     const json r = json::parse(result_text, nullptr, false);
-    if (!r.is_object() || !r["view"].is_string()) return {};
+    if (!r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
     return json{{"decision", "block"}, {"reason", r["view"]}}.dump(-1, ' ', false,
                                                                    json::error_handler_t::replace);
 }
@@ -78,17 +153,40 @@ struct Adapter {
     std::string install(std::string_view options) {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
+            // Plan the MCP table first: a refusal there writes nothing at all.
+            const auto mcp =
+                o.sutra_program.empty() ? std::nullopt : plan_mcp_install(o.sutra_program);
             auto r = common::install_hook(hooks_path(), hook_spec(o.host_program), o.dry_run);
-            if (r.value("changed", false))
+            if (!r.value("ok", false)) return r;
+            if (r.value("changed", false)) {
                 r["messages"].push_back("Codex runs a new hook only after you trust it: open codex "
                                         "and run /hooks, then trust the sutra-host entry.");
+                // Not raised for the user: until the hook is trusted, a higher cap would hand
+                // the model whole outputs.
+                r["messages"].push_back(
+                    "Codex cuts shell output to the command's token budget (10,000 by default, "
+                    "capped by tool_output_token_limit in config.toml) before hooks run, so "
+                    "sutra sees and keeps only what is left; once the hook is trusted, raise "
+                    "tool_output_token_limit to let sutra shorten whole outputs instead.");
+            }
+            if (o.sutra_program.empty()) {
+                common::note_no_program(r);
+            } else if (mcp) {
+                common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
+            } else {
+                r["messages"].push_back(config_path() + ": MCP server already registered");
+            }
             return r;
         });
     }
     std::string uninstall(std::string_view options) {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
-            return common::uninstall_hook(hooks_path(), hook_spec(o.host_program), o.dry_run);
+            const auto mcp = plan_mcp_uninstall();
+            auto r = common::uninstall_hook(hooks_path(), hook_spec(o.host_program), o.dry_run);
+            if (!r.value("ok", false)) return r;
+            if (mcp) common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
+            return r;
         });
     }
     std::string detect(std::string_view) {
@@ -96,12 +194,14 @@ struct Adapter {
             const std::string path = hooks_path();
             const auto doc = common::parse_settings(common::read_text(path), path);
             const auto cmd = common::our_command(doc, hook_spec(""));
-            return common::ojson{{"client", "codex"},
-                                 {"found", std::filesystem::is_directory(codex_home())},
-                                 {"installed", cmd.has_value()},
-                                 {"path", path},
-                                 {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
-                                 {"disabled", false}};
+            return common::ojson{
+                {"client", "codex"},
+                {"found", std::filesystem::is_directory(codex_home())},
+                {"installed", cmd.has_value()},
+                {"path", path},
+                {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
+                {"disabled", false},
+                {"mcp", common::mcp_status(config_path(), registered_mcp(), k_restore_tool)}};
         });
     }
     std::string doctor(std::string_view options) {

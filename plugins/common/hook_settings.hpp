@@ -321,9 +321,11 @@ inline ojson uninstall_hook(const std::string& settings_path, HookSpec spec, boo
     return result;
 }
 
-/// Options every install/uninstall gets: {"host_program": "/abs/sutra-host", "dry_run": bool}.
+/// Options every install/uninstall gets: {"host_program": "/abs/sutra-host", "sutra_program":
+/// "/abs/sutra" (the MCP server's binary; empty = register none), "dry_run": bool}.
 struct Options {
     std::string host_program;
+    std::string sutra_program;
     bool dry_run = false;
 };
 
@@ -332,6 +334,7 @@ inline Options parse_options(std::string_view json_text) {
     Options out;
     if (o.is_object()) {
         out.host_program = o.value("host_program", std::string());
+        out.sutra_program = o.value("sutra_program", std::string());
         out.dry_run = o.value("dry_run", false);
     }
     return out;

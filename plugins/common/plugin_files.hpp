@@ -22,6 +22,11 @@ struct FilePlan {
     std::optional<std::string> before;
     std::optional<std::string> after;
     std::optional<std::string> restore_from;
+    /// A modified file's old bytes go to a fresh backup first, except when uninstall strips our
+    /// entry from a file the user edited since install (its backups stay as they are).
+    bool backup_before = true;
+    /// Permissions of a file install creates (an existing file keeps its own).
+    mode_t create_mode = 0644;
 };
 
 /// The change to write `content` to a file sutra owns. A file that exists without `marker` is
@@ -54,10 +59,10 @@ inline ojson apply_plans(const std::vector<FilePlan>& plans, bool dry_run) {
         {"ok", true}, {"changed", false}, {"files", ojson::array()}, {"messages", ojson::array()}};
     for (const auto& p : plans) {
         ojson change = file_change(p.path, p.action, p.before, p.after);
-        const mode_t mode = file_mode(p.path, 0644);
+        const mode_t mode = file_mode(p.path, p.create_mode);
         if (p.restore_from) change["backup"] = *p.restore_from;
         if (!dry_run) {
-            if (p.action == "modify" && p.before) {
+            if (p.action == "modify" && p.before && p.backup_before) {
                 std::string backup = p.path + ".sutra-backup";
                 for (int n = 2; fs::exists(backup); ++n)
                     backup = p.path + ".sutra-backup-" + std::to_string(n);

@@ -5,6 +5,9 @@
 // other byte as it was. Shapes we cannot edit safely (flow mappings, anchors, multi-line flow
 // lists) throw, and install then changes nothing.
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -222,6 +225,157 @@ inline std::string yaml_disable(const std::string& text, const std::string& name
         }
         line = line.substr(0, open + 1) + inner + line.substr(close);
     }
+    return join_yaml(y);
+}
+
+// ---- `mcp_servers.sutra`: one child block of the top-level `mcp_servers:` mapping.
+
+/// Where the top-level `mcp_servers:` mapping and our `sutra:` child are.
+struct YamlServer {
+    std::optional<std::size_t> section_line;
+    bool flow_empty = false; // `mcp_servers: {}`
+    std::size_t child_indent = 2;
+    std::size_t last_content = 0;     // last non-blank, non-comment line of the section
+    std::optional<std::size_t> begin; // our child's first line
+    std::size_t end = 0;              // one past its last content line
+};
+
+inline YamlServer find_server(const YamlLines& y, const std::string& name) {
+    YamlServer s;
+    std::string rest;
+    for (std::size_t i = 0; i < y.lines.size(); ++i) {
+        if (!yaml_key(y.lines[i], 0, "mcp_servers", rest)) continue;
+        const std::string value = yaml_value(rest);
+        if (value == "{}") {
+            s.flow_empty = true;
+        } else if (!value.empty()) {
+            throw std::runtime_error("`mcp_servers:` is not a block mapping; add the sutra "
+                                     "server by hand");
+        }
+        s.section_line = i;
+        break;
+    }
+    if (!s.section_line) return s;
+    s.last_content = *s.section_line;
+    bool child_seen = false;
+    for (std::size_t i = *s.section_line + 1; i < y.lines.size(); ++i) {
+        const std::string& line = y.lines[i];
+        if (yaml_skip(line)) continue;
+        if (yaml_indent(line) == 0) break;
+        if (!child_seen) {
+            s.child_indent = yaml_indent(line);
+            child_seen = true;
+        }
+        s.last_content = i;
+        if (yaml_indent(line) == s.child_indent) {
+            if (s.begin && s.end == 0) s.end = i;
+            std::string key = yaml_trim(line.substr(0, line.find(':')));
+            if (yaml_unquote(key) == name && !s.begin) s.begin = i;
+        }
+    }
+    if (s.begin && s.end == 0) s.end = s.last_content + 1;
+    if (s.begin) // the child ends at its last content line, not at trailing comments
+        while (s.end > *s.begin + 1 && yaml_skip(y.lines[s.end - 1])) --s.end;
+    return s;
+}
+
+/// The child block `name:` with `command:` and a flow list of `args:` (JSON strings are valid
+/// YAML double-quoted scalars), at indent 0 (yaml_set_server indents it).
+inline std::vector<std::string> yaml_server_block(const std::string& name,
+                                                  const std::string& command,
+                                                  const std::vector<std::string>& args) {
+    const auto literal = [](const std::string& v) {
+        return nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+    };
+    std::string list;
+    for (const auto& a : args) list += (list.empty() ? "" : ", ") + literal(a);
+    return {name + ":", "  command: " + literal(command), "  args: [" + list + "]"};
+}
+
+/// Our child block's lines (without their '\n'), re-indented to column 0 of the child.
+inline std::optional<std::vector<std::string>>
+yaml_server_lines(const std::optional<std::string>& text, const std::string& name) {
+    if (!text) return std::nullopt;
+    const YamlLines y = split_yaml(*text);
+    const YamlServer s = find_server(y, name);
+    if (!s.begin) return std::nullopt;
+    std::vector<std::string> out;
+    for (std::size_t i = *s.begin; i < s.end; ++i) {
+        std::string line = y.lines[i];
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        out.push_back(line.substr(std::min(yaml_indent(line), s.child_indent)));
+    }
+    return out;
+}
+
+/// The `command:` value of our child block, decoded; nullopt when absent.
+inline std::optional<std::string> yaml_server_command(const std::optional<std::string>& text,
+                                                      const std::string& name) {
+    const auto lines = yaml_server_lines(text, name);
+    if (!lines) return std::nullopt;
+    for (const auto& line : *lines) {
+        std::string rest;
+        const std::string t = yaml_trim(line);
+        if (t.rfind("command:", 0) != 0) continue;
+        std::string v = yaml_value(t.substr(8));
+        if (v.size() >= 2 && v.front() == '"') {
+            const auto parsed = nlohmann::json::parse(v, nullptr, false);
+            return parsed.is_string() ? std::optional<std::string>(parsed.get<std::string>())
+                                      : std::nullopt;
+        }
+        return yaml_unquote(v);
+    }
+    return std::nullopt;
+}
+
+/// `text` (absent = no file) with our child block set to `block` (lines at child indent 0,
+/// re-indented here); the same bytes when it is already there.
+inline std::string yaml_set_server(const std::optional<std::string>& text,
+                                   const std::string& name,
+                                   const std::vector<std::string>& block) {
+    YamlLines y = split_yaml(text.value_or(std::string()));
+    if (!text || text->empty()) y = YamlLines{};
+    const YamlServer s = find_server(y, name);
+    const std::string cr = y.cr;
+    auto indented = [&](std::size_t indent) {
+        std::vector<std::string> out;
+        for (const auto& line : block) out.push_back(std::string(indent, ' ') + line + cr);
+        return out;
+    };
+    auto& lines = y.lines;
+    if (!s.section_line) {
+        std::string out = text.value_or(std::string());
+        if (!out.empty() && out.back() != '\n') out += cr + "\n";
+        out += "mcp_servers:" + cr + "\n";
+        for (const auto& line : indented(2)) out += line + "\n";
+        return out;
+    }
+    const auto at = [](std::size_t i) { return static_cast<std::ptrdiff_t>(i); };
+    if (s.begin) {
+        const auto want = indented(s.child_indent);
+        if (std::equal(want.begin(), want.end(), lines.begin() + at(*s.begin),
+                       lines.begin() + at(s.end)) &&
+            want.size() == s.end - *s.begin)
+            return *text;
+        lines.erase(lines.begin() + at(*s.begin), lines.begin() + at(s.end));
+        lines.insert(lines.begin() + at(*s.begin), want.begin(), want.end());
+    } else {
+        if (s.flow_empty) lines[*s.section_line] = "mcp_servers:" + cr;
+        const auto want = indented(s.child_indent);
+        lines.insert(lines.begin() + at(s.last_content + 1), want.begin(), want.end());
+        if (y.lines.size() == s.last_content + 1 + want.size() && !y.final_newline)
+            y.final_newline = true; // appended after a last line that had no '\n'
+    }
+    return join_yaml(y);
+}
+
+/// `text` without our child block (used only when the file changed since install).
+inline std::string yaml_remove_server(const std::string& text, const std::string& name) {
+    YamlLines y = split_yaml(text);
+    const YamlServer s = find_server(y, name);
+    if (!s.begin) return text;
+    y.lines.erase(y.lines.begin() + static_cast<std::ptrdiff_t>(*s.begin),
+                  y.lines.begin() + static_cast<std::ptrdiff_t>(s.end));
     return join_yaml(y);
 }
 

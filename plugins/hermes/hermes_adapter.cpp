@@ -6,9 +6,14 @@
 // Each profile (its own HERMES_HOME) gets its own store namespace, so restores in one profile
 // never see another's output. Install enables the plugin in that profile's config.yaml with a
 // one-line text edit (config_yaml.hpp) and keeps the file's bytes for uninstall.
+//
+// Install also registers `sutra mcp --namespace <the profile's>` under `mcp_servers.sutra` in the
+// same config.yaml; while it is there, markers name the tool as Hermes shows it to the model
+// (mcp_<server>_<tool>: mcp_sutra_sutra_restore), else `sutra restore --namespace NS …`.
 
 #include "core/plugin_sdk.hpp"
 #include "plugins/common/hook_settings.hpp"
+#include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/plugin_files.hpp"
 #include "plugins/hermes/config_yaml.hpp"
 #include "plugins/hermes/init_py.hpp"
@@ -79,6 +84,32 @@ std::string store_namespace(const std::string& home_text) {
     return std::string("hermes-home-") + hex;
 }
 
+constexpr const char* k_restore_tool = "mcp_sutra_sutra_restore";
+
+// The command line of the server the config.yaml of `home` registers as ours (a sutra binary).
+std::optional<std::string> registered_mcp(const std::string& home) {
+    if (home.empty() || home[0] != '/') return std::nullopt;
+    try {
+        const auto text = common::read_text(common::real_target(home + "/config.yaml"));
+        if (!text || text->find("mcp_servers") == std::string::npos) return std::nullopt;
+        const auto command = yaml_server_command(text, k_name);
+        if (!command || !common::is_sutra_program(*command)) return std::nullopt;
+        std::vector<std::string> words{*command};
+        const auto lines = yaml_server_lines(text, k_name);
+        for (const auto& line : lines.value_or(std::vector<std::string>{})) {
+            const std::string t = yaml_trim(line);
+            if (t.rfind("args:", 0) != 0) continue;
+            const json args = json::parse(yaml_value(t.substr(5)), nullptr, false);
+            if (args.is_array())
+                for (const auto& a : args)
+                    if (a.is_string()) words.push_back(a.get<std::string>());
+        }
+        return common::command_line(words);
+    } catch (const std::exception&) {
+        return std::nullopt; // an unreadable config: the CLI route still works
+    }
+}
+
 // Tools whose result is plain text we may rewrite; read_file stays exact (patch relies on it).
 bool text_tool(const std::string& tool) {
     return tool == "search_files" || tool == "execute_code" ||
@@ -89,9 +120,11 @@ std::string decode_payload(std::string_view payload) {
     const json p = json::parse(payload, nullptr, false);
     if (!p.is_object()) return common::pass("malformed payload");
     const std::string hook = p.value("hook", std::string());
+    const std::string home = p.value("hermes_home", std::string());
     json out = {{"action", "compress"},
-                {"route", {{"kind", "cli"}}},
-                {"namespace", store_namespace(p.value("hermes_home", std::string()))}};
+                {"route", registered_mcp(home) ? json{{"kind", "mcp"}, {"tool", k_restore_tool}}
+                                               : json{{"kind", "cli"}}},
+                {"namespace", store_namespace(home)}};
 
     if (hook == "transform_terminal_output") {
         const std::string command = p.value("command", std::string());
@@ -116,7 +149,7 @@ std::string decode_payload(std::string_view payload) {
         if (common::is_restore_command(command)) return common::pass("sutra restore output");
         // The terminal result is a JSON envelope {"output","exit_code","error"}.
         const json envelope = json::parse(result->get<std::string>(), nullptr, false);
-        if (!envelope.is_object() || !envelope["output"].is_string())
+        if (!envelope.is_object() || !envelope.contains("output") || !envelope["output"].is_string())
             return common::pass("terminal result not an envelope");
         out["command"] = command;
         out["output"] = envelope["output"];
@@ -133,12 +166,12 @@ std::string decode_payload(std::string_view payload) {
 std::string encode_result(std::string_view payload, std::string_view result_text) {
     const json p = json::parse(payload, nullptr, false);
     const json r = json::parse(result_text, nullptr, false);
-    if (!p.is_object() || !r.is_object() || !r["view"].is_string()) return {};
+    if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
     std::string view = r["view"].get<std::string>();
     // The core's markers say `sutra restore ID …`, which looks in the default store; ours is the
     // profile's namespace, so the markers must name it. Only this output's own ID is matched (a
     // hash of the very text, so never part of it).
-    if (r["id"].is_string()) {
+    if (r.contains("id") && r["id"].is_string()) {
         const std::string call = "sutra restore " + r["id"].get<std::string>();
         const std::string with_ns = "sutra restore --namespace " +
                                     store_namespace(p.value("hermes_home", std::string())) + " " +
@@ -179,17 +212,39 @@ std::string init_text(const std::string& host_program) {
                                host_program.empty() ? "sutra-host" : host_program);
 }
 
-// The config.yaml change that removes our entry (see hook_settings.hpp for the backup rule).
+// What install makes of config.yaml: sutra enabled and, given a server block, registered.
+std::string config_with(const std::optional<std::string>& text,
+                        const std::optional<std::vector<std::string>>& server) {
+    const std::string enabled = yaml_enable(text, k_name);
+    return server ? yaml_set_server(enabled, k_name, *server) : enabled;
+}
+
+// The server block install writes for this home.
+std::vector<std::string> server_block(const std::string& sutra_program, const std::string& home) {
+    return yaml_server_block(k_name, sutra_program,
+                             common::mcp_args(k_restore_tool, store_namespace(home)));
+}
+
+// The config.yaml change that removes our entries (see mcp_registration.hpp for the rule).
 std::optional<common::FilePlan> plan_config_uninstall(const std::string& path) {
     const auto before = common::read_text(path);
-    if (!before || !yaml_lists(before, "enabled", k_name)) return std::nullopt;
-    const auto backup = common::latest_backup(path);
-    const auto backup_text = backup ? common::read_text(*backup) : std::nullopt;
-    if (backup_text && yaml_enable(backup_text, k_name) == *before)
-        return common::FilePlan{path, "restore", before, backup_text, backup};
-    if (yaml_enable(std::nullopt, k_name) == *before)
-        return common::FilePlan{path, "delete", before, std::nullopt, std::nullopt};
-    return common::FilePlan{path, "modify", before, yaml_disable(*before, k_name), std::nullopt};
+    if (!before) return std::nullopt;
+    const bool enabled = yaml_lists(before, "enabled", k_name);
+    auto server = yaml_server_lines(before, k_name);
+    if (server) {
+        const auto command = yaml_server_command(before, k_name);
+        if (!command || !common::is_sutra_program(*command)) server.reset(); // not ours
+    }
+    if (!enabled && !server) return std::nullopt;
+    const std::string stripped = server ? yaml_remove_server(yaml_disable(*before, k_name), k_name)
+                                        : yaml_disable(*before, k_name);
+    return common::plan_reverse(
+        path, *before,
+        [&](const std::optional<std::string>& text) {
+            const std::string e = enabled ? yaml_enable(text, k_name) : text.value_or("");
+            return server ? yaml_set_server(e, k_name, *server) : e;
+        },
+        stripped);
 }
 
 } // namespace
@@ -213,12 +268,21 @@ struct Adapter {
             if (auto i = common::plan_owned_install(p.init, init_text(o.host_program), k_marker))
                 plans.push_back(*i);
             const auto before = common::read_text(p.config);
-            const std::string after = yaml_enable(before, k_name);
+            if (const auto command = yaml_server_command(before, k_name);
+                command && !common::is_sutra_program(*command))
+                throw std::runtime_error(p.config + " already has an MCP server named \"sutra\" "
+                                                    "that does not run sutra; remove it first "
+                                                    "(nothing was changed)");
+            const auto server = o.sutra_program.empty()
+                                    ? std::nullopt
+                                    : std::optional(server_block(o.sutra_program, p.home));
+            const std::string after = config_with(before, server);
             if (!before || after != *before)
                 plans.push_back(common::FilePlan{p.config, before ? "modify" : "create", before,
                                                  after, std::nullopt});
             common::ojson r = common::apply_plans(plans, o.dry_run);
             if (plans.empty()) r["messages"].push_back(p.plugin_dir + ": already installed");
+            if (o.sutra_program.empty()) common::note_no_program(r);
             if (yaml_lists(before, "disabled", k_name))
                 r["messages"].push_back(p.config + " lists sutra in plugins.disabled, which wins: "
                                                    "remove it there to turn sutra on");
@@ -260,7 +324,8 @@ struct Adapter {
                 {"path", p.plugin_dir},
                 {"command", host ? common::ojson(common::shell_word(*host) + " --adapter hermes")
                                  : common::ojson(nullptr)},
-                {"disabled", yaml_lists(config, "disabled", k_name)}};
+                {"disabled", yaml_lists(config, "disabled", k_name)},
+                {"mcp", common::mcp_status(p.config, registered_mcp(p.home), k_restore_tool)}};
         });
     }
     std::string doctor(std::string_view options) {

@@ -7,9 +7,14 @@
 // OpenCode cuts built-in output before the hook and saves the whole of it under
 // <data>/opencode/tool-output/; with `metadata.truncated` we ask the dispatcher to read that file
 // (size measured by the plugin) so the full text is compressed, never the preview.
+//
+// Install also registers `sutra mcp` as `mcp.sutra` in the global opencode.json; while it is
+// there and enabled, markers name the tool as OpenCode shows it to the model (<server>_<tool>:
+// sutra_sutra_restore), else the shell route `sutra restore …`.
 
 #include "core/plugin_sdk.hpp"
 #include "plugins/common/hook_settings.hpp"
+#include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/plugin_files.hpp"
 #include "plugins/opencode/sutra_js.hpp"
 
@@ -34,6 +39,53 @@ std::string config_dir() {
 std::string plugin_path() {
     return config_dir() + "/plugins/sutra.js";
 }
+std::string mcp_config_path() {
+    return config_dir() + "/opencode.json";
+}
+
+constexpr const char* k_restore_tool = "sutra_sutra_restore";
+
+common::ojson mcp_entry(const std::string& sutra_program) {
+    std::vector<std::string> command{sutra_program};
+    for (auto& a : common::mcp_args(k_restore_tool)) command.push_back(std::move(a));
+    return common::ojson{{"type", "local"}, {"command", command}, {"enabled", true}};
+}
+
+std::vector<std::string> entry_words(const common::ojson& e) {
+    std::vector<std::string> out;
+    if (e.is_object() && e.contains("command") && e["command"].is_array())
+        for (const auto& w : e["command"])
+            if (w.is_string()) out.push_back(w.get<std::string>());
+    return out;
+}
+
+std::string entry_command(const common::ojson& e) {
+    const auto words = entry_words(e);
+    return words.empty() ? std::string() : words.front();
+}
+
+// The command line of our registered, enabled server; nullopt when there is none.
+std::optional<std::string> registered_mcp() {
+    const auto text = common::read_text(common::real_target(mcp_config_path()));
+    if (!text || text->find("\"sutra\"") == std::string::npos) return std::nullopt;
+    const json doc = json::parse(*text, nullptr, false);
+    if (!doc.is_object()) return std::nullopt;
+    const auto e = common::json_entry(doc, "mcp");
+    if (!e || !e->is_object() || !common::is_sutra_program(entry_command(*e)) ||
+        e->value("enabled", true) == false)
+        return std::nullopt;
+    return common::command_line(entry_words(*e));
+}
+
+json restore_route() {
+    try {
+        if (registered_mcp()) return {{"kind", "mcp"}, {"tool", k_restore_tool}};
+    } catch (const std::exception&) {
+        // an unreadable opencode.json: the CLI route still works
+    }
+    return {{"kind", "cli"}};
+}
+
 // Where OpenCode saves the full output of a truncated tool call (its data dir follows XDG).
 std::string tool_output_dir() {
     const std::string data = common::env_dir("XDG_DATA_HOME", ".local/share");
@@ -55,7 +107,7 @@ std::string decode_payload(std::string_view payload) {
     const std::string tool = input.value("tool", std::string());
     // MCP tool ids are <server>_<tool>: sutra's own server's results are restores.
     if (tool.rfind("sutra_", 0) == 0) return common::pass("sutra's own tool");
-    json out = {{"action", "compress"}, {"tool", tool}, {"route", {{"kind", "cli"}}}};
+    json out = {{"action", "compress"}, {"tool", tool}, {"route", restore_route()}};
 
     if (const auto text = output.find("output"); text != output.end() && text->is_string()) {
         if (!is_shell(tool) && tool != "grep") return common::pass("tool " + tool + " passes");
@@ -90,7 +142,7 @@ std::string decode_payload(std::string_view payload) {
         std::string text;
         for (const auto& block : *content) {
             if (!block.is_object() || block.value("type", std::string()) != "text" ||
-                !block["text"].is_string())
+                !block.contains("text") || !block["text"].is_string())
                 return common::pass("MCP result with a non-text block");
             if (!text.empty()) text += "\n\n"; // how OpenCode joins the blocks after the hook
             text += block["text"].get<std::string>();
@@ -104,7 +156,7 @@ std::string decode_payload(std::string_view payload) {
 std::string encode_result(std::string_view payload, std::string_view result_text) {
     const json p = json::parse(payload, nullptr, false);
     const json r = json::parse(result_text, nullptr, false);
-    if (!p.is_object() || !r.is_object() || !r["view"].is_string()) return {};
+    if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
     const json output = p.value("output", json::object());
     json answer;
     if (output.is_object() && output.contains("output") && output["output"].is_string())
@@ -133,15 +185,24 @@ struct Adapter {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
             const std::string path = plugin_path();
-            const auto plan =
-                common::plan_owned_install(path, plugin_text(o.host_program), k_marker);
-            if (!plan) {
-                common::ojson r = common::apply_plans({}, o.dry_run);
-                r["messages"].push_back(path + ": already installed");
-                return r;
+            // Plan both files first: a refusal anywhere writes nothing.
+            std::vector<common::FilePlan> plans;
+            if (auto p = common::plan_owned_install(path, plugin_text(o.host_program), k_marker))
+                plans.push_back(*p);
+            const bool plugin_changes = !plans.empty();
+            std::optional<common::FilePlan> mcp;
+            if (!o.sutra_program.empty()) {
+                mcp = common::plan_json_install(mcp_config_path(), "mcp",
+                                                mcp_entry(o.sutra_program), entry_command);
+                if (mcp) plans.push_back(*mcp);
             }
-            auto r = common::apply_plans({*plan}, o.dry_run);
-            r["messages"].push_back("OpenCode loads the plugin at its next start.");
+            auto r = common::apply_plans(plans, o.dry_run);
+            r["messages"].push_back(plugin_changes ? "OpenCode loads the plugin at its next start."
+                                                   : path + ": already installed");
+            if (o.sutra_program.empty())
+                common::note_no_program(r);
+            else if (!mcp)
+                r["messages"].push_back(mcp_config_path() + ": MCP server already registered");
             return r;
         });
     }
@@ -149,13 +210,14 @@ struct Adapter {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
             const std::string path = plugin_path();
-            const auto plan = common::plan_owned_uninstall(path, k_marker);
-            if (!plan) {
-                common::ojson r = common::apply_plans({}, o.dry_run);
+            std::vector<common::FilePlan> plans;
+            if (auto p = common::plan_owned_uninstall(path, k_marker)) plans.push_back(*p);
+            const bool plugin_found = !plans.empty();
+            if (auto m = common::plan_json_uninstall(mcp_config_path(), "mcp")) plans.push_back(*m);
+            common::ojson r = common::apply_plans(plans, o.dry_run);
+            if (!plugin_found)
                 r["messages"].push_back(path + ": no sutra plugin, nothing to remove");
-                return r;
-            }
-            return common::apply_plans({*plan}, o.dry_run);
+            return r;
         });
     }
     std::string detect(std::string_view) {
@@ -173,7 +235,8 @@ struct Adapter {
                 {"installed", host.has_value()},
                 {"path", path},
                 {"command", host ? common::ojson(command) : common::ojson(nullptr)},
-                {"disabled", false}};
+                {"disabled", false},
+                {"mcp", common::mcp_status(mcp_config_path(), registered_mcp(), k_restore_tool)}};
         });
     }
     std::string doctor(std::string_view options) {

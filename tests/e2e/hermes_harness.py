@@ -62,7 +62,13 @@ def envelope(output, exit_code=0):
     return json.dumps({"output": output, "exit_code": exit_code, "error": None})
 
 
-MARK = "sutra restore --namespace " + os.environ["EXPECT_NAMESPACE"] + " su_"
+# Markers name sutra's MCP tool while `sutra install` has registered it, else the CLI.
+MARKS = ("sutra restore --namespace " + os.environ["EXPECT_NAMESPACE"] + " su_",
+         'mcp_sutra_sutra_restore(id="su_')
+
+
+def has_mark(text):
+    return any(m in text for m in MARKS)
 
 KW = dict(session_id="s1", tool_call_id="call_1", turn_id="t1", api_request_id="r1",
           duration_ms=12, status="ok", error_type=None, error_message=None,
@@ -86,7 +92,7 @@ def large_result_becomes_view():
     assert isinstance(out, str), out
     env = json.loads(out)
     assert env["exit_code"] == 1 and env["error"] is None
-    assert MARK in env["output"], env["output"]
+    assert has_mark(env["output"]), env["output"]
     assert "FAILED test_that_matters" in env["output"]
     assert len(out) < len(big_log()) / 3
 
@@ -97,7 +103,7 @@ def small_result_is_none():
 
 def mcp_result_becomes_text_view():
     out = tool_result("mcp_srv_tool", {}, big_log(), "task1", **KW)
-    assert isinstance(out, str) and MARK in out
+    assert isinstance(out, str) and has_mark(out)
 
 
 def restore_and_read_file_are_none():
@@ -109,7 +115,7 @@ def restore_and_read_file_are_none():
 
 def terminal_output_hook():
     out = terminal_output("pytest", big_log(), 1, "task1", "local", **KW)
-    assert isinstance(out, str) and MARK in out
+    assert isinstance(out, str) and has_mark(out)
     assert terminal_output(command="ls", output="a\n", returncode=0, task_id="t",
                            env_type="local") is None
     # The terminal tool's result then carries our view: it is not compressed again.
@@ -118,7 +124,7 @@ def terminal_output_hook():
 
 def older_argument_names():
     out = terminal_output(command="pytest", output=big_log(), exit_code=1, cwd="/tmp")
-    assert isinstance(out, str) and MARK in out
+    assert isinstance(out, str) and has_mark(out)
 
 
 def bad_arguments_are_none():
@@ -140,15 +146,22 @@ def missing_host_is_none():
 def marker_restores_the_original():
     text = big_log()
     out = terminal_output("pytest", text, 1, "task1", "local", **KW)
-    m = re.search(r"sutra restore (--namespace \S+ su_[0-9a-f]{32})( --(?:lines|bytes) \d+-\d+)?",
-                  out)
-    assert m, out
-    base = m.group(1).split()
+    cli = re.search(r"sutra restore (--namespace \S+ su_[0-9a-f]{32})( --(?:lines|bytes) \d+-\d+)?",
+                    out)
+    # The MCP form names no namespace: the registered server defaults to the profile's.
+    mcp = re.search(r'mcp_sutra_sutra_restore\(id="(su_[0-9a-f]{32})", mode="(lines|bytes)", '
+                    r'start=(\d+), end=(\d+)\)', out)
+    assert cli or mcp, out
+    if cli:
+        base, extra = cli.group(1).split(), (cli.group(2) or "").split()
+    else:
+        base = ["--namespace", os.environ["EXPECT_NAMESPACE"], mcp.group(1)]
+        extra = ["--" + mcp.group(2), "%s-%s" % mcp.group(3, 4)]
     run = lambda extra: subprocess.run([os.environ["SUTRA_BIN"], "restore", *base, *extra],
                                        capture_output=True, text=True, check=True).stdout
     assert run(["--full"]) == text
-    if m.group(2):
-        got = run(m.group(2).split())
+    if extra:
+        got = run(extra)
         assert got and got in text, got[:200]
 
 

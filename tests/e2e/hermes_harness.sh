@@ -28,7 +28,8 @@ check "enabled in that profile's config.yaml" 'grep -q "enabled: \[other, sutra\
 check "plugin names the absolute sutra-host" 'grep -qF "SUTRA_HOST = \"$SUTRA_HOST_BIN\"" "$PLUGIN/__init__.py"'
 check "install is idempotent" '"$SUTRA_BIN" install --client hermes | grep -q "already installed"'
 out=$("$SUTRA_BIN" doctor --client hermes); rc=$?
-check "doctor runs the installed command" '[ $rc = 0 ] && echo "$out" | grep -q "sutra restore --namespace hermes-work su_"'
+check "doctor runs the installed command" '[ $rc = 0 ] && echo "$out" | grep -q "mcp_sutra_sutra_restore(id="'
+check "the MCP server is registered with the profile's namespace" 'grep -q "\"--namespace\", \"hermes-work\"" "$HERMES_HOME/config.yaml"'
 if EXPECT_NAMESPACE=hermes-work python3 "$SUTRA_SRC/tests/e2e/hermes_harness.py" "$PLUGIN"; then
     ok "the installed plugin under the harness"
 else

@@ -78,21 +78,30 @@ fi
 mkdir -p "$CLAUDE_CONFIG_DIR"
 printf '{\n\t"model": "opus",\n\t"env": {"A": "1"}\n}' > "$CLAUDE_CONFIG_DIR/settings.json"
 cp "$CLAUDE_CONFIG_DIR/settings.json" "$T/orig.json"
+# The user's MCP servers (with CLAUDE_CONFIG_DIR set, Claude Code reads .claude.json there).
+printf '{"mcpServers": {"mine": {"type": "stdio", "command": "m"}}}' > "$CLAUDE_CONFIG_DIR/.claude.json"
+cp "$CLAUDE_CONFIG_DIR/.claude.json" "$T/orig-mcp.json"
 out=$("$SUTRA_BIN" install --client claude --dry-run); rc=$?
 check "dry run prints the change" '[ $rc = 0 ] && echo "$out" | grep -q "^+.*--adapter claude"'
-check "dry run writes nothing" 'cmp -s "$T/orig.json" "$CLAUDE_CONFIG_DIR/settings.json" && [ "$(ls "$CLAUDE_CONFIG_DIR")" = settings.json ]'
+check "dry run shows the MCP registration too" 'echo "$out" | grep -q "^+.*mcp__sutra__sutra_restore"'
+check "dry run writes nothing" 'cmp -s "$T/orig.json" "$CLAUDE_CONFIG_DIR/settings.json" && cmp -s "$T/orig-mcp.json" "$CLAUDE_CONFIG_DIR/.claude.json" && [ "$(ls "$CLAUDE_CONFIG_DIR")" = settings.json ]'
 check "install" '"$SUTRA_BIN" install --client claude >/dev/null'
 check "hook command is the absolute sutra-host" \
     'grep -q "\"$SUTRA_HOST_BIN --adapter claude\"" "$CLAUDE_CONFIG_DIR/settings.json"'
+check "the MCP server is this sutra, with the user's server kept" \
+    'python3 -c "import json,sys; d=json.load(open(sys.argv[1]))[\"mcpServers\"]; assert d[\"sutra\"][\"command\"]==sys.argv[2] and d[\"sutra\"][\"args\"][:3]==[\"mcp\",\"--restore-tool\",\"mcp__sutra__sutra_restore\"] and d[\"mine\"]==dict(type=\"stdio\",command=\"m\")" "$CLAUDE_CONFIG_DIR/.claude.json" "$SUTRA_BIN"'
 cp "$CLAUDE_CONFIG_DIR/settings.json" "$T/installed.json"
 check "install is idempotent" '"$SUTRA_BIN" install --client claude | grep -q "already installed" && cmp -s "$T/installed.json" "$CLAUDE_CONFIG_DIR/settings.json"'
 check "detect reports it" '"$SUTRA_BIN" detect | grep -q "^claude .*installed"'
+check "detect reports the MCP registration" '"$SUTRA_BIN" detect | grep -q "^ *mcp *registered .*/\.claude\.json"'
+out=$(claude_payload "$T/big.txt" | "$SUTRA_HOST_BIN" --adapter claude)
+check "with the server registered, markers name mcp__sutra__sutra_restore" 'echo "$out" | grep -q "mcp__sutra__sutra_restore(id="'
 out=$("$SUTRA_BIN" doctor --client claude); rc=$?
 check "doctor runs the installed command and shows the replacement" \
-    '[ $rc = 0 ] && echo "$out" | grep -q "updatedToolOutput"'
+    '[ $rc = 0 ] && echo "$out" | grep -q "updatedToolOutput" && echo "$out" | grep -q "mcp server registered"'
 check "uninstall" '"$SUTRA_BIN" uninstall --client claude >/dev/null'
 check "install then uninstall is byte-identical" \
-    'cmp -s "$T/orig.json" "$CLAUDE_CONFIG_DIR/settings.json" && [ "$(ls -A "$CLAUDE_CONFIG_DIR")" = settings.json ]'
+    'cmp -s "$T/orig.json" "$CLAUDE_CONFIG_DIR/settings.json" && cmp -s "$T/orig-mcp.json" "$CLAUDE_CONFIG_DIR/.claude.json" && [ "$(ls -A "$CLAUDE_CONFIG_DIR" | tr "\n" " ")" = ".claude.json settings.json " ]'
 check "codex install tells the user to trust the hook" '"$SUTRA_BIN" install --client codex | grep -q "/hooks"'
 check "codex uninstall removes the file it created" '"$SUTRA_BIN" uninstall --client codex >/dev/null && [ ! -e "$CODEX_HOME/hooks.json" ]'
 

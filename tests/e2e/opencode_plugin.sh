@@ -27,7 +27,7 @@ check "plugin names the absolute sutra-host" 'grep -qF "const SUTRA_HOST = \"$SU
 check "install is idempotent" '"$SUTRA_BIN" install --client opencode | grep -q "already installed"'
 check "detect reports it" '"$SUTRA_BIN" detect | grep -q "^opencode .*installed"'
 out=$("$SUTRA_BIN" doctor --client opencode); rc=$?
-check "doctor runs the installed command" '[ $rc = 0 ] && echo "$out" | grep -q "sutra restore su_"'
+check "doctor runs the installed command" '[ $rc = 0 ] && echo "$out" | grep -q "sutra_sutra_restore(id="'
 if node "$SUTRA_SRC/tests/e2e/opencode_plugin.mjs" "$PLUGIN" "$T/scratch"; then
     ok "the installed plugin under node"
 else

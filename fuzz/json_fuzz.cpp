@@ -1,0 +1,58 @@
+// Fuzz target: the JSON path. Input that parses as a JSON object or array is compressed as it
+// is; any input is also wrapped into a document (its lines as an array, the whole as a long
+// string, or an array of small objects), compact or indented, so every run reaches the JSON
+// rewrite. Each view must parse, keep the top-level type and keys, and restore exactly.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/compress.hpp"
+#include "fuzz/fuzz_support.hpp"
+
+using namespace sutra;
+using nlohmann::json;
+
+namespace {
+
+void compress_and_check(const std::string& text, std::uint8_t sel) {
+    core::Config config = fuzz::small_config();
+    config.store_enabled = (sel & 0x40) == 0;
+    core::Request req;
+    req.output = text;
+    req.tool = "mcp__fuzz__tool";
+    req.host = "fuzz";
+    static constexpr core::Mode k_modes[] = {core::Mode::automatic, core::Mode::concise,
+                                             core::Mode::normal, core::Mode::verbose};
+    req.mode = k_modes[sel & 3];
+    const core::Response r = core::compress(req, config);
+    fuzz::check_response(text, r, config);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size == 0) return 0;
+    const std::uint8_t sel = data[0];
+    const std::string input(reinterpret_cast<const char*>(data) + 1, size - 1);
+    const json parsed = json::parse(input, nullptr, false);
+    if (!parsed.is_discarded() && (parsed.is_object() || parsed.is_array()))
+        compress_and_check(input, sel);
+
+    const auto lines = fuzz::split(input, '\n');
+    json doc;
+    switch ((sel >> 2) & 3) {
+    case 0: doc = json{{"items", lines}, {"count", lines.size()}}; break;
+    case 1: doc = json{{"blob", input + input + input}, {"ok", true}, {"n", input.size()}}; break;
+    case 2:
+        doc = json::array();
+        for (std::size_t i = 0; i < lines.size(); ++i) doc.push_back({{"i", i}, {"line", lines[i]}});
+        break;
+    default: doc = json{{"nested", {{"a", lines}, {"b", input}}}, {"null", nullptr}}; break;
+    }
+    const int indent = (sel & 0x10) != 0 ? 2 : -1;
+    compress_and_check(doc.dump(indent, ' ', false, json::error_handler_t::replace), sel);
+    return 0;
+}

@@ -1,0 +1,87 @@
+// Fuzz target: `sutra mcp` fed arbitrary lines in-process (standard input and output redirected).
+// Every line the server writes must be one JSON-RPC 2.0 response: an object with "jsonrpc":"2.0",
+// an id that is null, a string or a number, and exactly one of "result" or "error" (an integer
+// code and a string message); never more responses than input lines. "@ID" in the input stands
+// for the id of a stored original, so restore calls reach real entries.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/store.hpp"
+#include "fuzz/fuzz_support.hpp"
+#include "host/cli.hpp"
+#include "host/outline_commands.hpp"
+
+using namespace sutra;
+using nlohmann::json;
+
+namespace sutra::host {
+// cli_misc.cpp (which also holds the other subcommands) is not linked into this target.
+void print_error(const std::string& message) {
+    std::fprintf(stderr, "sutra: error: %s\n", message.c_str());
+}
+// The outline tools' tree-sitter grammars are not built with fuzzer instrumentation (too slow to
+// build on the CI machine); their MCP tools answer with a tool error here, so the protocol and
+// argument handling around them is still exercised. The outline code has its own tests.
+CommandResult run_outline(const OutlineRequest&) {
+    return {1, {}, "outline is not linked into the fuzz build"};
+}
+CommandResult run_symbol(const SymbolRequest&) {
+    return {1, {}, "outline is not linked into the fuzz build"};
+}
+CommandResult run_read(const std::string&, const std::string&) {
+    return {1, {}, "outline is not linked into the fuzz build"};
+}
+} // namespace sutra::host
+
+namespace {
+
+const std::string& stored_id() {
+    static const std::string id = [] {
+        std::string log;
+        for (int i = 0; i < 300; ++i) log += "step " + std::to_string(i) + " fine\n";
+        auto store = core::Store::open(core::StoreOptions{.dir = fuzz::small_config().store_dir});
+        SUTRA_FUZZ_CHECK(store.has_value(), "cannot open the store");
+        auto put = store->put(log);
+        SUTRA_FUZZ_CHECK(put.has_value(), "cannot store an original");
+        return *put;
+    }();
+    return id;
+}
+
+void check_response_line(const std::string& line) {
+    const json msg = json::parse(line, nullptr, false);
+    SUTRA_FUZZ_CHECK(msg.is_object(), line);
+    SUTRA_FUZZ_CHECK(msg.value("jsonrpc", std::string()) == "2.0", line);
+    SUTRA_FUZZ_CHECK(msg.contains("id"), line);
+    const json& id = msg["id"];
+    SUTRA_FUZZ_CHECK(id.is_null() || id.is_string() || id.is_number(), line);
+    SUTRA_FUZZ_CHECK(msg.contains("result") != msg.contains("error"), line);
+    if (msg.contains("error")) {
+        const json& e = msg["error"];
+        SUTRA_FUZZ_CHECK(e.is_object() && e.contains("code") && e["code"].is_number_integer() &&
+                             e.contains("message") && e["message"].is_string(),
+                         line);
+    } else {
+        SUTRA_FUZZ_CHECK(msg["result"].is_object(), line);
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string input(reinterpret_cast<const char*>(data), size);
+    for (std::size_t at = input.find("@ID"); at != std::string::npos; at = input.find("@ID", at))
+        input.replace(at, 3, stored_id());
+    int status = -1;
+    const std::string out = fuzz::with_stdio(input, [&] { status = host::cmd_mcp({}); });
+    SUTRA_FUZZ_CHECK(status == 0, std::to_string(status));
+    const auto lines = fuzz::split(out, '\n');
+    SUTRA_FUZZ_CHECK(lines.back().empty(), "a response without its newline");
+    SUTRA_FUZZ_CHECK(lines.size() - 1 <= fuzz::split(input, '\n').size(), "more answers than lines");
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) check_response_line(lines[i]);
+    return 0;
+}

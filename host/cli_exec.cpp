@@ -1,0 +1,163 @@
+// `sutra exec`: runs a command and prints the compressed view of its output, passing its exit
+// status through. The work is in host/exec_run.cpp; this file reads options and prints.
+
+#include "core/config.hpp"
+#include "host/cli.hpp"
+#include "host/exec_run.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <unistd.h>
+
+namespace sutra::host {
+namespace {
+
+bool write_all(int fd, std::string_view data) {
+    while (!data.empty()) {
+        const ssize_t n = ::write(fd, data.data(), data.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+const char* const k_exec_usage =
+    "usage: sutra exec [--mode MODE] [--keep PATTERN]... [--json] -- CMD [ARGS...]\n"
+    "       sutra exec [--mode MODE] [--keep PATTERN]... [--json] --sh 'SHELL LINE'\n";
+
+std::string json_text(const ExecResult& r) {
+    nlohmann::json out;
+    out["view"] = r.view;
+    out["id"] = r.id ? nlohmann::json(*r.id) : nlohmann::json(nullptr);
+    out["exit_code"] = r.exit_code;
+    out["signal"] = r.signal > 0 ? nlohmann::json(r.signal) : nlohmann::json(nullptr);
+    out["rewritten"] = r.rewritten;
+    out["original_bytes"] = r.original_bytes;
+    out["retained_bytes"] = r.retained_bytes;
+    out["view_bytes"] = r.view.size();
+    out["elisions"] = nlohmann::json::array();
+    for (const auto& e : r.elisions) {
+        nlohmann::json j;
+        j["reason"] = std::string(core::to_string(e.range.reason));
+        j["bytes"] = {e.range.begin, e.range.end};
+        j["lines"] = {e.range.first_line, e.range.last_line};
+        if (e.range.reason == core::Reason::array_items) j["items"] = e.range.items;
+        j["retained"] = e.retained;
+        out["elisions"].push_back(std::move(j));
+    }
+    out["rules"] = r.rules;
+    if (!r.rewritten) out["passthrough"] = r.passthrough;
+    if (!r.note.empty()) out["note"] = r.note;
+    // JSON cannot carry invalid UTF-8; such bytes are replaced in this form only.
+    return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+} // namespace
+
+int cmd_exec(const Args& args) {
+    ExecSpec spec;
+    bool json = false;
+    std::vector<std::string> keeps;
+    std::optional<std::string> shell_line;
+    std::size_t i = 0;
+    for (; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](const char* name) -> std::optional<std::string> {
+            if (i + 1 >= args.size()) {
+                print_error(std::string(name) + " needs a value");
+                return std::nullopt;
+            }
+            return args[++i];
+        };
+        if (a == "--") {
+            ++i;
+            break;
+        }
+        if (a == "--json") {
+            json = true;
+        } else if (a == "--mode") {
+            auto v = value("--mode");
+            if (!v) return 2;
+            auto m = core::parse_mode(*v);
+            if (!m) {
+                print_error("--mode takes auto, concise, normal, verbose or full");
+                return 2;
+            }
+            spec.mode = *m;
+        } else if (a == "--keep") {
+            auto v = value("--keep");
+            if (!v) return 2;
+            if (v->empty()) {
+                print_error("--keep takes a non-empty pattern");
+                return 2;
+            }
+            keeps.push_back(*v);
+        } else if (a == "--sh") {
+            auto v = value("--sh");
+            if (!v) return 2;
+            shell_line = *v;
+        } else if (a == "--mcp-tool") {
+            // Markers then name this MCP tool instead of the `sutra restore` command.
+            auto v = value("--mcp-tool");
+            if (!v) return 2;
+            spec.route.kind = core::RestoreRoute::Kind::mcp;
+            spec.route.tool = *v;
+        } else if (!a.empty() && a[0] == '-') {
+            print_error("unknown option '" + a + "'");
+            std::fputs(k_exec_usage, stderr);
+            return 2;
+        } else {
+            break; // the command starts here
+        }
+    }
+    const std::vector<std::string> command(args.begin() + static_cast<std::ptrdiff_t>(i),
+                                           args.end());
+    if (shell_line && !command.empty()) {
+        print_error("give either --sh 'LINE' or a command after --, not both");
+        return 2;
+    }
+    if (shell_line) {
+        spec.argv = {"/bin/sh", "-c", *shell_line};
+        spec.command = *shell_line;
+    } else {
+        if (command.empty()) {
+            print_error("exec needs a command");
+            std::fputs(k_exec_usage, stderr);
+            return 2;
+        }
+        spec.argv = command;
+        for (const auto& word : command) spec.command += (spec.command.empty() ? "" : " ") + word;
+    }
+
+    auto config = core::load_config();
+    if (!config) {
+        print_error(config.error());
+        return 2;
+    }
+    for (auto& k : keeps) config->keep_patterns.push_back(std::move(k));
+    if (!json)
+        spec.raw_sink = [](std::string_view bytes) { return write_all(STDOUT_FILENO, bytes); };
+
+    const ExecResult r = run_exec(spec, *config);
+    if (!r.spawned) {
+        print_error("exec: " + r.spawn_error);
+        return r.exit_code;
+    }
+    if (!r.note.empty()) std::fprintf(stderr, "sutra: note: %s\n", r.note.c_str());
+    if (json) {
+        write_all(STDOUT_FILENO, json_text(r));
+    } else if (!r.passed_raw) {
+        write_all(STDOUT_FILENO, r.view);
+    } else {
+        const std::string line = status_line(r.exit_code, r.signal);
+        if (!line.empty()) std::fprintf(stderr, "sutra: %s\n", line.c_str());
+    }
+    return r.exit_code;
+}
+
+} // namespace sutra::host

@@ -1,0 +1,62 @@
+#pragma once
+// Runs one command for `sutra exec` (and the MCP tool): spawns it with one pipe for both
+// standard output and standard error, forwards SIGINT and SIGTERM to it, and compresses its
+// output as it arrives: in memory with core::compress while it fits a window, then with the
+// streaming planner and a streaming store writer, in bounded memory.
+
+#include "core/config.hpp"
+#include "core/request.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sutra::host {
+
+struct ExecSpec {
+    std::vector<std::string> argv; ///< argv[0] is looked up in PATH; `--sh` passes /bin/sh -c
+    std::string command;           ///< the command line as shown to the core (shape hints, stats)
+    std::optional<core::Mode> mode;
+    core::RestoreRoute route;
+    std::uint64_t window = 4u << 20; ///< outputs up to this size are compressed whole
+    /// Past the window, binary output and diffs pass through raw (the core's rules) to this
+    /// sink; when it is empty they are planned like text instead (for --json and MCP).
+    std::function<bool(std::string_view)> raw_sink;
+    bool stdin_null = false; ///< give the child /dev/null as standard input
+};
+
+struct ExecElision {
+    core::Elision range;
+    bool retained = true;
+};
+
+struct ExecResult {
+    int exit_code = 0;   ///< the child's status, or 128+N when killed by signal N
+    int signal = 0;      ///< N when killed by a signal
+    bool spawned = true; ///< false: the command could not be started (exit_code 127 or 126)
+    std::string spawn_error;
+    /// What to show: the view (ending with the status line when non-zero). Empty when the
+    /// output was passed through raw to the sink.
+    std::string view;
+    bool passed_raw = false;
+    bool rewritten = false;
+    std::optional<std::string> id;
+    std::uint64_t original_bytes = 0;
+    std::uint64_t retained_bytes = 0;
+    std::vector<ExecElision> elisions;
+    std::vector<std::string> rules;
+    std::string passthrough; ///< why the output was shown whole, when it was
+    std::string note;        ///< a line for standard error (store trouble), or empty
+};
+
+/// Runs the command to completion. Never throws.
+ExecResult run_exec(const ExecSpec& spec, const core::Config& config) noexcept;
+
+/// `[sutra: command exited with status 2]` / `[sutra: command killed by signal 9 (SIGKILL)]`,
+/// or empty for status 0.
+std::string status_line(int exit_code, int signal);
+
+} // namespace sutra::host

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Claude Code 2.1.332, the real binary, offline against mock_claude.mjs (hosts.md §7.1), with
+# sutra installed into a throwaway HOME by `sutra install --client claude`.
+#
+# What the host showed on 2.1.332 (recorded from this test): a Bash output over 30,000 chars
+# reaches PostToolUse as a 30,000-char preview plus persistedOutputPath (the full text under
+# ~/.claude/projects/<cwd>/<session>/tool-results/); the adapter compresses that file, and the
+# model sees only sutra's view. `claude mcp list` spawns `sutra mcp` and reports it connected;
+# the MCP tool reaches the model as mcp__sutra__sutra_restore, and the marker's own call,
+# issued by the model, returns the elided lines. Claude Code rewrites ~/.claude.json on every
+# run (startup counters, project state), so after a run uninstall can only strip our entry
+# from it; the byte-identical round trip of that file is checked around a run instead.
+name=claude
+source "$(dirname "$0")/lib.sh"
+need_host @anthropic-ai/claude-code 2.1.332 claude
+sandbox
+cd "$T/proj" || exit 1
+
+# The user's own files: settings with another hook, and another MCP server of theirs.
+mkdir -p "$HOME/.claude"
+printf '{\n    "model": "sonnet",\n    "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "true"}]}]}\n}\n' >"$HOME/.claude/settings.json"
+printf '{\n  "mcpServers": {\n    "mine": {\n      "type": "stdio",\n      "command": "%s",\n      "args": ["mcp"]\n    }\n  }\n}\n' "$SUTRA_BIN" >"$HOME/.claude.json"
+cp "$HOME/.claude/settings.json" "$T/settings.orig"
+cp "$HOME/.claude.json" "$T/claude.json.orig"
+
+check "sutra install --client claude" '"$SUTRA_BIN" install --client claude >"$T/install.out"'
+cat "$T/install.out"
+check "the hook is in settings.json" 'grep -qF "\"$SUTRA_HOST_BIN --adapter claude\"" "$HOME/.claude/settings.json"'
+check "mcpServers.sutra runs this sutra with the Claude tool spelling" \
+    '[ "$(json "$HOME/.claude.json" "d[\"mcpServers\"][\"sutra\"]")" = "{'"'"'type'"'"': '"'"'stdio'"'"', '"'"'command'"'"': '"'"'$SUTRA_BIN'"'"', '"'"'args'"'"': ['"'"'mcp'"'"', '"'"'--restore-tool'"'"', '"'"'mcp__sutra__sutra_restore'"'"', '"'"'--text-only'"'"']}" ]'
+check "the user's own MCP server is untouched" '[ "$(json "$HOME/.claude.json" "d[\"mcpServers\"][\"mine\"][\"args\"]")" = "['"'"'mcp'"'"']" ]'
+cp "$HOME/.claude/settings.json" "$T/settings.installed"
+cp "$HOME/.claude.json" "$T/claude.json.installed"
+check "a second install changes nothing" '"$SUTRA_BIN" install --client claude >/dev/null && cmp -s "$T/settings.installed" "$HOME/.claude/settings.json" && cmp -s "$T/claude.json.installed" "$HOME/.claude.json"'
+check "sutra detect reports the MCP registration" '"$SUTRA_BIN" detect | grep -q "mcp .*registered .*\.claude\.json"'
+check "uninstall before any run restores both files byte for byte" \
+    '"$SUTRA_BIN" uninstall --client claude >/dev/null && cmp -s "$T/settings.orig" "$HOME/.claude/settings.json" && cmp -s "$T/claude.json.orig" "$HOME/.claude.json"'
+"$SUTRA_BIN" install --client claude >/dev/null
+
+export ANTHROPIC_API_KEY=dummy CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1
+started=$SECONDS
+timeout 120 "$host_bin" mcp list >"$T/mcp-list.out" 2>&1
+echo "  claude mcp list: $(grep sutra "$T/mcp-list.out") ($((SECONDS - started)) s)"
+check "claude mcp list connects to sutra" 'grep -q "^sutra: .*Connected" "$T/mcp-list.out"'
+
+# The model runs the log through Bash, then issues the marker's own restore call.
+start_mock mock_claude.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"tool":"Bash","input":{"command":"cat "+sys.argv[1],"description":"show the build log"}},{"restore":"mcp__sutra__sutra_restore"}]))' "$T/big.log")"
+started=$SECONDS
+ANTHROPIC_BASE_URL=http://127.0.0.1:$port timeout 300 "$host_bin" -p "go" \
+    --allowedTools "Bash mcp__sutra__sutra_restore" --debug-file "$T/debug.log" >"$T/run.out" 2>&1
+echo "  claude -p exited $? after $(ls "$T/mock" | grep -c '^req-') model requests ($((SECONDS - started)) s)"
+# The request that carries N tool results: the text of its last one (its first text block).
+req_with() {
+    for f in "$T"/mock/req-*.json; do
+        python3 - "$f" "$1" <<'PY' && return 0
+import json, sys
+d = json.load(open(sys.argv[1]))
+res = [b for m in d.get("messages", []) if isinstance(m.get("content"), list) for b in m["content"] if b.get("type") == "tool_result"]
+if len(res) != int(sys.argv[2]): sys.exit(1)
+c = res[-1]["content"]
+print(c if isinstance(c, str) else [b["text"] for b in c if b.get("type") == "text"][0], end="")
+PY
+    done
+    return 1
+}
+view=$(req_with 1) || bad "no request carried the Bash result (see $T/run.out)"
+check_view "$view"
+check "the marker names the MCP tool as Claude Code shows it" 'grep -q "mcp__sutra__sutra_restore(id=\"$marker_id\"" "$T/view.txt"'
+# 2.1.332 defers MCP tools: their names are listed for ToolSearch, not in `tools`.
+check "the model is told about mcp__sutra__sutra_restore" 'grep -q "mcp__sutra__sutra_restore" "$T/mock/req-0.json"'
+restore_matches "$T/big.log"
+
+# The model-issued MCP restore: the next request carries the elided lines exactly.
+restored=$(req_with 2) || bad "no request carried the MCP restore result"
+printf '%s' "$restored" >"$T/mcp-restored"
+range=$(grep -o 'mcp__sutra__sutra_restore(id="[^"]*", mode="lines", start=[0-9]*, end=[0-9]*)' "$T/view.txt" | head -1)
+first=$(echo "$range" | sed 's/.*start=\([0-9]*\).*/\1/')
+last=$(echo "$range" | sed 's/.*end=\([0-9]*\).*/\1/')
+sed -n "${first},${last}p" "$T/big.log" >"$T/want-range"
+echo "  model-issued $range -> $(wc -c <"$T/mcp-restored") bytes"
+check "the model-issued MCP restore returns the elided lines byte for byte (its first page)" \
+    '[ -s "$T/mcp-restored" ] && python3 -c "import sys; got=open(sys.argv[1],\"rb\").read(); sys.exit(not open(sys.argv[2],\"rb\").read().startswith(got))" "$T/mcp-restored" "$T/want-range"'
+stop_mock
+
+check "sutra uninstall --client claude" '"$SUTRA_BIN" uninstall --client claude >"$T/uninstall.out"'
+cat "$T/uninstall.out"
+check "settings.json is back to the original bytes" 'cmp -s "$T/settings.orig" "$HOME/.claude/settings.json"'
+check "~/.claude.json no longer names sutra; the user's server stays" \
+    '[ "$(json "$HOME/.claude.json" "sorted(d[\"mcpServers\"])")" = "['"'"'mine'"'"']" ]'
+finish

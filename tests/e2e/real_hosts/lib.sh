@@ -1,0 +1,103 @@
+# Shared steps of the real-host end-to-end tests (hosts.md §7): install a pinned host from npm
+# into a cache, a throwaway HOME, a loopback mock model, and JSON checks. Sourced by the
+# per-host scripts; they need SUTRA_BIN and SUTRA_HOST_BIN (ctest passes them).
+set -u
+: "${SUTRA_BIN:?set SUTRA_BIN to the built sutra binary}" "${SUTRA_HOST_BIN:?}"
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cache_root="${SUTRA_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sutra-e2e}"
+name=${name:?}
+fails=0
+
+skip() {
+    echo "SKIP real_host.$name: $*"
+    exit 125
+}
+ok() { echo "ok   $1"; }
+bad() {
+    echo "FAIL $1"
+    fails=$((fails + 1))
+}
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+finish() {
+    [ "$fails" = 0 ] && echo "all real_host.$name checks passed" || echo "$fails real_host.$name check(s) failed"
+    [ "$fails" = 0 ]
+}
+
+# need_host PACKAGE VERSION BIN: the pinned host in $cache_root/NAME-VERSION (installed once;
+# a second run reuses it). Sets host_bin.
+need_host() {
+    local pkg=$1 version=$2 bin=$3
+    command -v node >/dev/null 2>&1 || skip "node is not installed"
+    command -v npm >/dev/null 2>&1 || skip "npm is not installed"
+    command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+    local prefix="$cache_root/$name-$version"
+    host_bin="$prefix/node_modules/.bin/$bin"
+    if [ ! -x "$host_bin" ] || [ "$(node -p "require('$prefix/node_modules/$pkg/package.json').version" 2>/dev/null)" != "$version" ]; then
+        mkdir -p "$prefix" || skip "cannot create $prefix"
+        echo "installing $pkg@$version into $prefix (once; later runs reuse it)"
+        if ! timeout 600 npm install --prefix "$prefix" --no-audit --no-fund --fetch-retries=1 \
+            --fetch-timeout=60000 "$pkg@$version" >"$prefix/install.log" 2>&1; then
+            tail -5 "$prefix/install.log"
+            skip "npm could not install $pkg@$version (registry unreachable?)"
+        fi
+    fi
+    "$host_bin" --version >/dev/null 2>&1 || skip "$host_bin does not run on this machine"
+}
+
+# A throwaway HOME and store: never the user's real ~/.claude, ~/.codex or ~/.config/opencode.
+sandbox() {
+    T=$(mktemp -d "/tmp/sutra-real-$name-XXXXXX")
+    # SUTRA_E2E_KEEP=1 keeps the folder (requests the host sent, its debug log) for a look.
+    if [ "${SUTRA_E2E_KEEP:-0}" = 1 ]; then
+        trap 'stop_mock; echo "kept $T"' EXIT
+    else
+        trap 'stop_mock; chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
+    fi
+    export HOME=$T/home XDG_CONFIG_HOME=$T/home/.config XDG_DATA_HOME=$T/home/.local/share
+    export XDG_CACHE_HOME=$T/home/.cache XDG_STATE_HOME=$T/home/.local/state
+    export SUTRA_HOME=$T/store SUTRA_STATS=0
+    unset SUTRA_CONFIG SUTRA_DEBUG SUTRA_MODE SUTRA_MIN_BYTES CLAUDE_CONFIG_DIR CODEX_HOME HERMES_HOME
+    mkdir -p "$HOME" "$T/proj" "$T/mock"
+    # 3000 build lines and one error line in the middle (about 210 kB): over every host's
+    # inline limit, and the error line is where head/tail truncation loses it.
+    python3 - "$T/big.log" <<'PY'
+import sys
+lines = [f"[INFO] {i:04d} compiling src/module_{i % 37}.cpp -> build/obj/module_{i % 37}.o ... ok\n" for i in range(3000)]
+lines[1700] = "src/billing.cpp:412: error: use of undeclared identifier 'round_cents'\n"
+open(sys.argv[1], "w").write("".join(lines))
+PY
+    error_line="src/billing.cpp:412: error: use of undeclared identifier 'round_cents'"
+}
+
+mock_pid=
+# start_mock SCRIPT STEPS_JSON: sets port.
+start_mock() {
+    MOCK_DIR=$T/mock MOCK_STEPS=$2 node "$here/$1" >"$T/mock/log" 2>&1 &
+    mock_pid=$!
+    for _ in $(seq 100); do [ -s "$T/mock/port" ] && break; sleep 0.1; done
+    port=$(cat "$T/mock/port" 2>/dev/null) || skip "the mock model did not start"
+}
+stop_mock() { [ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null; mock_pid=; }
+
+# json FILE EXPR: evaluates a Python expression over the parsed file `d` and prints the result.
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# The model-visible tool result checks shared by every host: $1 = the text the model got.
+check_view() {
+    local view=$1 size
+    size=$(stat -c %s "$T/big.log")
+    printf '%s' "$view" >"$T/view.txt"
+    echo "  model-visible result: $(wc -c <"$T/view.txt") bytes for a $size-byte output"
+    check "the model sees sutra's marker" 'grep -q "\[sutra: " "$T/view.txt"'
+    check "the model sees the error line" 'grep -qF "$error_line" "$T/view.txt"'
+    check "the view is much smaller than the output (< 1/4)" '[ $(($(wc -c <"$T/view.txt") * 4)) -lt $size ]'
+    marker_id=$(grep -o 'su_[A-Za-z0-9_-]*' "$T/view.txt" | head -1)
+    check "the marker names a store id" '[ -n "$marker_id" ]'
+}
+
+# restore_matches FILE: `sutra restore ID --all` gives FILE's bytes back exactly.
+restore_matches() {
+    local want=$1
+    "$SUTRA_BIN" restore "$marker_id" --all >"$T/restored" 2>"$T/restore.err"
+    check "sutra restore $marker_id --all gives the original bytes" 'cmp -s "$want" "$T/restored"'
+}

@@ -1,0 +1,277 @@
+// `sutra exec` as a black box: the sutra binary runs as a child of the test, with its own store.
+// Exit codes and signals pass through, SIGTERM reaches the command, stdout and stderr
+// interleave, a small run gives `sutra compress`'s view, a large run restores exactly, and a
+// long output runs in bounded memory (peak RSS from GNU time).
+
+#include "core/store.hpp"
+#include "tests/test_util.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <filesystem>
+#include <random>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace sutra {
+namespace {
+
+using test::TempDir;
+
+struct Outcome {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+class ExecFixture : public ::testing::Test {
+protected:
+    TempDir dir;
+    std::string store_dir() const { return dir.path + "/store"; }
+
+    std::vector<std::string> environment() const {
+        std::vector<std::string> env;
+        for (char** e = environ; *e; ++e) {
+            const std::string_view v = *e;
+            if (!v.starts_with("SUTRA_")) env.emplace_back(v);
+        }
+        env.push_back("SUTRA_HOME=" + store_dir());
+        env.push_back("SUTRA_CONFIG=" + dir.path + "/none.toml");
+        env.push_back("SUTRA_STATS=0");
+        return env;
+    }
+
+    /// Starts sutra with `args` (after `prefix`, a program that runs it); stdout and stderr go
+    /// to files in the temp dir.
+    pid_t start(const std::vector<std::string>& args, std::vector<std::string> prefix = {}) {
+        std::vector<std::string> argv = std::move(prefix);
+        argv.push_back(SUTRA_BINARY);
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::vector<char*> cargv;
+        for (auto& a : argv) cargv.push_back(a.data());
+        cargv.push_back(nullptr);
+        std::vector<std::string> env = environment();
+        std::vector<char*> cenv;
+        for (auto& e : env) cenv.push_back(e.data());
+        cenv.push_back(nullptr);
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+        const std::string out = dir.path + "/out", err = dir.path + "/err";
+        posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        pid_t pid = -1;
+        EXPECT_EQ(::posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), cenv.data()), 0);
+        posix_spawn_file_actions_destroy(&fa);
+        return pid;
+    }
+
+    Outcome finish(pid_t pid) {
+        Outcome o;
+        int status = 0;
+        EXPECT_EQ(::waitpid(pid, &status, 0), pid);
+        o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
+        o.out = test::read_file(dir.path + "/out");
+        o.err = test::read_file(dir.path + "/err");
+        return o;
+    }
+
+    Outcome run(const std::vector<std::string>& args) { return finish(start(args)); }
+
+    core::Store store() const {
+        core::StoreOptions so;
+        so.dir = store_dir();
+        auto s = core::Store::open(so);
+        EXPECT_TRUE(s.has_value());
+        return *s;
+    }
+};
+
+TEST_F(ExecFixture, ExitCodesPassThroughWithAStatusLine) {
+    for (int code : {0, 1, 2, 3, 42, 255}) {
+        const Outcome o = run({"exec", "--sh", "echo hello; exit " + std::to_string(code)});
+        EXPECT_EQ(o.exit_code, code);
+        if (code == 0) {
+            EXPECT_EQ(o.out, "hello\n");
+        } else {
+            EXPECT_EQ(o.out,
+                      "hello\n[sutra: command exited with status " + std::to_string(code) + "]\n");
+        }
+    }
+    // Without a shell too.
+    EXPECT_EQ(run({"exec", "--", "false"}).exit_code, 1);
+    EXPECT_EQ(run({"exec", "--", "true"}).exit_code, 0);
+    EXPECT_EQ(run({"exec", "true"}).exit_code, 0);
+}
+
+TEST_F(ExecFixture, CommandNotFoundIs127LikeAShell) {
+    const Outcome o = run({"exec", "--", "sutra-no-such-command-xyz", "arg"});
+    EXPECT_EQ(o.exit_code, 127);
+    EXPECT_EQ(o.out, "");
+    EXPECT_NE(o.err.find("sutra-no-such-command-xyz: command not found"), std::string::npos);
+    // Through the shell, the shell says it.
+    EXPECT_EQ(run({"exec", "--sh", "sutra-no-such-command-xyz"}).exit_code, 127);
+    // A file that is not executable: 126.
+    test::write_file(dir.path + "/script", "echo hi\n");
+    EXPECT_EQ(run({"exec", "--", dir.path + "/script"}).exit_code, 126);
+}
+
+TEST_F(ExecFixture, ASignalDeathIs128PlusN) {
+    const Outcome o = run({"exec", "--sh", "echo before; kill -9 $$"});
+    EXPECT_EQ(o.exit_code, 128 + 9);
+    EXPECT_EQ(o.out, "before\n[sutra: command killed by signal 9 (SIGKILL)]\n");
+    EXPECT_EQ(run({"exec", "--sh", "kill -TERM $$"}).exit_code, 128 + 15);
+}
+
+TEST_F(ExecFixture, SigtermAndSigintAreForwarded) {
+    for (int sig : {SIGTERM, SIGINT}) {
+        const std::string ready = dir.path + "/ready" + std::to_string(sig);
+        const pid_t pid = start({"exec", "--sh",
+                                 "trap 'echo got the signal; exit 42' TERM INT; touch '" + ready +
+                                     "'; while :; do sleep 0.05; done"});
+        // Wait (bounded) until the command has set its trap.
+        for (int i = 0; i < 400 && !std::filesystem::exists(ready); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        ASSERT_TRUE(std::filesystem::exists(ready));
+        ::kill(pid, sig);
+        const Outcome o = finish(pid);
+        EXPECT_EQ(o.exit_code, 42);
+        EXPECT_EQ(o.out, "got the signal\n[sutra: command exited with status 42]\n");
+    }
+}
+
+TEST_F(ExecFixture, StdoutAndStderrInterleaveAsWritten) {
+    const Outcome o = run({"exec", "--sh", "echo one; echo two >&2; echo three; echo four >&2"});
+    EXPECT_EQ(o.exit_code, 0);
+    EXPECT_EQ(o.out, "one\ntwo\nthree\nfour\n");
+}
+
+TEST_F(ExecFixture, ASmallRunGivesTheCompressView) {
+    std::mt19937 rng(3);
+    const std::string file = dir.path + "/log.txt";
+    test::write_file(file, test::random_log(rng, 4000) + "error: the one that matters\n");
+    const Outcome exec = run({"exec", "--json", "--", "cat", file});
+    const Outcome compress =
+        run({"compress", file, "--json", "--exit-code", "0", "--command", "cat " + file});
+    const auto a = nlohmann::json::parse(exec.out);
+    const auto b = nlohmann::json::parse(compress.out);
+    EXPECT_TRUE(a["rewritten"].get<bool>());
+    EXPECT_EQ(a["view"], b["view"]);
+    EXPECT_EQ(a["id"], b["id"]);
+    EXPECT_EQ(a["exit_code"], 0);
+    EXPECT_EQ(a["original_bytes"], b["original_bytes"]);
+    EXPECT_EQ(a["retained_bytes"], b["original_bytes"]);
+    EXPECT_EQ(a["elisions"].size(), b["elisions"].size());
+    // The plain form prints the same view.
+    EXPECT_EQ(run({"exec", "--", "cat", file}).out, a["view"].get<std::string>());
+}
+
+TEST_F(ExecFixture, AStreamedRunRestoresExactly) {
+    std::mt19937 rng(4);
+    const std::string file = dir.path + "/big.log";
+    std::string big;
+    while (big.size() < (9u << 20)) {
+        big += test::random_log(rng, 2000);
+        big += std::string("\x1b[1mbold\x1b[0m\rredrawn\n") + std::string("nul\0here\n", 9);
+        big += "invalid \xff\xfe utf8\n";
+    }
+    big += std::string(5u << 20, 'L') + "\nerror: at the very end, no newline";
+    test::write_file(file, big);
+    const Outcome o = run({"exec", "--json", "--", "cat", file});
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["original_bytes"], big.size());
+    EXPECT_EQ(j["retained_bytes"], big.size());
+    EXPECT_LE(j["view"].get<std::string>().size(), 65536u);
+    EXPECT_NE(j["view"].get<std::string>().find("error: at the very end, no newline"),
+              std::string::npos);
+    const core::Store s = store();
+    const std::string id = j["id"];
+    auto all = s.read_all(id);
+    ASSERT_TRUE(all.has_value());
+    EXPECT_TRUE(*all == big);
+    ASSERT_FALSE(j["elisions"].empty());
+    for (const auto& e : j["elisions"]) {
+        EXPECT_TRUE(e["retained"].get<bool>());
+        const std::uint64_t a = e["bytes"][0], b = e["bytes"][1];
+        auto bytes = s.read(id, a, b);
+        ASSERT_TRUE(bytes.has_value());
+        EXPECT_TRUE(*bytes == big.substr(a, b - a));
+    }
+    // And through the command a person would use.
+    const Outcome back = run({"restore", id, "--all"});
+    EXPECT_TRUE(back.out == big);
+}
+
+TEST_F(ExecFixture, TheQuotaMarkerNamesTheBytesNotRetained) {
+    test::write_file(dir.path + "/none.toml", "[store]\nmax_entry_bytes = 5000000\n");
+    const Outcome o =
+        run({"exec", "--json", "--sh", "seq 1 2000000; echo 'error: late failure'; exit 3"});
+    EXPECT_EQ(o.exit_code, 3);
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["retained_bytes"], 5000000);
+    EXPECT_EQ(j["exit_code"], 3);
+    const std::string view = j["view"];
+    EXPECT_NE(view.find("not retained: past the store's per-entry quota of 5000000 bytes"),
+              std::string::npos)
+        << view;
+    EXPECT_NE(view.find("bytes 5000000-"), std::string::npos);
+    EXPECT_NE(view.find("error: late failure"), std::string::npos);
+    EXPECT_TRUE(view.ends_with("[sutra: command exited with status 3]\n"));
+    bool lost = false;
+    for (const auto& e : j["elisions"])
+        if (!e["retained"].get<bool>()) {
+            lost = true;
+            EXPECT_GE(e["bytes"][0].get<std::uint64_t>(), 5000000u);
+        }
+    EXPECT_TRUE(lost);
+}
+
+TEST_F(ExecFixture, KeepPatternsAndModesReachTheView) {
+    const std::string line = "seq 1 900000; echo 'checkpoint zebra reached'; seq 1 900000";
+    const Outcome plain = run({"exec", "--sh", line});
+    EXPECT_EQ(plain.out.find("zebra"), std::string::npos);
+    const Outcome kept = run({"exec", "--keep", "zebra", "--sh", line});
+    EXPECT_NE(kept.out.find("checkpoint zebra reached"), std::string::npos);
+    // Small runs go through the core with the same pattern.
+    const Outcome small = run({"exec", "--keep", "zebra", "--sh",
+                               "seq 1 5000; echo 'checkpoint zebra reached'; seq 1 5000"});
+    EXPECT_NE(small.out.find("checkpoint zebra reached"), std::string::npos);
+    const Outcome concise = run({"exec", "--mode", "concise", "--sh", line});
+    const Outcome verbose = run({"exec", "--mode", "verbose", "--sh", line});
+    EXPECT_LT(concise.out.size(), verbose.out.size());
+    EXPECT_EQ(run({"exec", "--mode", "loud", "--", "true"}).exit_code, 2);
+    EXPECT_EQ(run({"exec"}).exit_code, 2);
+}
+
+TEST_F(ExecFixture, A256MegabyteOutputRunsInBoundedMemory) {
+    // GNU time measures the peak RSS of a child it forks from its own small image; wait4 here
+    // would not do, since a child started from this (large) test process records the test's
+    // peak at exec.
+    if (!std::filesystem::exists("/usr/bin/time")) GTEST_SKIP() << "/usr/bin/time not installed";
+    const std::string rss_file = dir.path + "/rss";
+    // 256 MiB of log lines; the bound is loose (the planner needs well under 10 MB).
+    const Outcome o = finish(start({"exec", "--sh",
+                                    "yes 'INFO worker 17 processed a batch of records without "
+                                    "trouble' | head -c 268435456"},
+                                   {"/usr/bin/time", "-f", "%M", "-o", rss_file}));
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_LT(o.out.size(), 65536u);
+    EXPECT_NE(o.out.find("lines elided"), std::string::npos);
+    const long rss_kb = std::stol(test::read_file(rss_file));
+    EXPECT_GT(rss_kb, 0);
+    EXPECT_LT(rss_kb, 64 * 1024) << "peak RSS " << rss_kb << " KiB";
+}
+
+} // namespace
+} // namespace sutra

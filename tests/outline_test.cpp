@@ -1,0 +1,534 @@
+// `sutra outline`, `symbol` and `read` (core/outline/, host/cli_outline.cpp) on real source
+// files: the project's own sources, the tree-sitter runtime's and the grammars' files from the
+// pinned npm tarballs, and the samples in tests/data/outline/ (Rust, Go, Java, TSX, for which
+// neither the project nor the tarballs carry sources). Every property runs over every symbol
+// of every file. Without tree-sitter in the build the outline tests skip; `read` always runs.
+
+#include "core/outline/language.hpp"
+#include "core/outline/lookup.hpp"
+#include "core/outline/outline.hpp"
+#include "core/outline/render.hpp"
+#include "core/outline/source_text.hpp"
+#include "tests/test_util.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <random>
+
+namespace ol = sutra::core::outline;
+namespace fs = std::filesystem;
+using sutra::test::read_file;
+using sutra::test::run_command;
+
+namespace {
+
+const std::string k_src = SUTRA_SOURCE_DIR;
+const std::string k_npm = SUTRA_NPM_DIR;
+const std::string k_sutra = SUTRA_BINARY;
+
+std::vector<std::string> glob(const std::string& dir, std::initializer_list<std::string> exts) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        for (const std::string& ext : exts)
+            if (e.is_regular_file() && name.ends_with(ext)) out.push_back(e.path().string());
+    }
+    std::ranges::sort(out);
+    return out;
+}
+
+void append(std::vector<std::string>& to, const std::vector<std::string>& more) {
+    to.insert(to.end(), more.begin(), more.end());
+}
+
+// The real files each language is tested on.
+std::vector<std::string> real_files() {
+    const std::string rt = k_npm + "/tree-sitter-0.25.0/package";
+    std::vector<std::string> files;
+    append(files, glob(k_src + "/core", {".cpp", ".hpp"}));
+    append(files, glob(k_src + "/core/outline", {".cpp", ".hpp"}));
+    append(files, glob(k_src + "/host", {".cpp", ".hpp"}));
+    append(files, glob(k_src + "/tests/e2e", {".py", ".mjs", ".sh"}));
+    append(files, glob(k_src + "/plugins/opencode", {".js"}));
+    append(files, glob(k_src + "/plugins/hermes", {".py"}));
+    append(files, glob(k_src + "/scripts", {".sh"}));
+    append(files, glob(k_src + "/tests/data", {".json"}));
+    append(files, glob(k_src + "/tests/data/outline", {".rs", ".go", ".java", ".tsx"}));
+    append(files, glob(rt + "/vendor/tree-sitter/lib/src", {".c", ".h"}));
+    files.push_back(rt + "/index.js");
+    files.push_back(rt + "/tree-sitter.d.ts");
+    files.push_back(k_npm + "/tree-sitter-typescript-0.23.2/package/bindings/node/index.d.ts");
+    files.push_back(k_npm + "/tree-sitter-javascript-0.25.0/package/grammar.js");
+    for (const char* g :
+         {"python-0.25.0", "javascript-0.25.0", "rust-0.24.0", "bash-0.25.1", "cpp-0.23.4"})
+        files.push_back(k_npm + "/tree-sitter-" + g + "/package/src/scanner.c");
+    files.push_back(k_npm + "/tree-sitter-json-0.24.8/package/src/grammar.json");
+    return files;
+}
+
+struct Loaded {
+    std::string path;
+    std::string text;
+    ol::Language language;
+    ol::Outline outline;
+};
+
+// Every real file, parsed once for all the tests.
+const std::vector<Loaded>& corpus() {
+    static const std::vector<Loaded> loaded = [] {
+        std::vector<Loaded> out;
+        for (const std::string& path : real_files()) {
+            auto text = ol::read_source_file(path);
+            if (!text) continue;
+            auto language = ol::detect_language(path, *text);
+            if (!language) continue;
+            auto outline = ol::outline_source(*text, *language);
+            if (!outline) continue;
+            out.push_back({path, std::move(*text), *language, std::move(*outline)});
+        }
+        return out;
+    }();
+    return loaded;
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Runs sutra with stderr captured into *err.
+std::string run_sutra(const std::string& args, int* status, std::string* err = nullptr) {
+    const std::string err_file = fs::temp_directory_path() / "sutra_outline_test.err";
+    std::string out = run_command(k_sutra + " " + args + " 2>" + err_file, status);
+    if (err) *err = read_file(err_file);
+    return out;
+}
+
+#define REQUIRE_OUTLINE()                                                                          \
+    if (!ol::outline_available()) GTEST_SKIP() << "built without tree-sitter (npm unreachable)"
+
+} // namespace
+
+TEST(Outline, EveryLanguageHasRealFilesThatParseCleanly) {
+    REQUIRE_OUTLINE();
+    std::map<ol::Language, int> clean_with_symbols;
+    for (const Loaded& f : corpus())
+        if (!f.outline.partial() && !f.outline.symbols.empty()) ++clean_with_symbols[f.language];
+    for (ol::Language language : ol::all_languages())
+        EXPECT_GE(clean_with_symbols[language], 1) << ol::language_name(language);
+    EXPECT_GE(corpus().size(), 60u);
+}
+
+TEST(Outline, RangesLieInsideTheFileAndNest) {
+    REQUIRE_OUTLINE();
+    for (const Loaded& f : corpus()) {
+        SCOPED_TRACE(f.path);
+        const auto lines = sutra::core::index_lines(f.text);
+        EXPECT_EQ(f.outline.line_count, lines.count());
+        std::size_t previous_begin = 0;
+        for (std::size_t i = 0; i < f.outline.symbols.size(); ++i) {
+            const ol::Symbol& s = f.outline.symbols[i];
+            SCOPED_TRACE(s.qualified);
+            ASSERT_LT(s.begin, s.end);
+            ASSERT_LE(s.end, f.text.size());
+            EXPECT_GE(s.begin, previous_begin); // file order
+            previous_begin = s.begin;
+            EXPECT_EQ(s.first_line, ol::line_of(lines, s.begin));
+            EXPECT_EQ(s.last_line, ol::line_of(lines, s.end - 1));
+            EXPECT_GE(s.first_line, 1u);
+            EXPECT_LE(s.last_line, f.outline.line_count);
+            // The name is inside the symbol, so the range points at the right code.
+            EXPECT_NE(ol::symbol_text(f.text, s).find(s.name), std::string_view::npos);
+            if (s.body_begin) {
+                EXPECT_LE(s.begin, *s.body_begin);
+                EXPECT_LE(s.body_end, s.end);
+            }
+            if (s.parent) {
+                const ol::Symbol& p = f.outline.symbols[*s.parent];
+                EXPECT_LT(*s.parent, i);
+                EXPECT_LE(p.begin, s.begin);
+                EXPECT_LE(s.end, p.end);
+                EXPECT_EQ(s.depth, p.depth + 1);
+                EXPECT_EQ(s.qualified.substr(0, p.qualified.size() + 1), p.qualified + ".");
+            } else {
+                EXPECT_EQ(s.depth, 0u);
+            }
+            // Siblings are disjoint: the next symbol not inside this one starts after it.
+            for (std::size_t j = i + 1; j < f.outline.symbols.size(); ++j) {
+                const ol::Symbol& n = f.outline.symbols[j];
+                if (n.begin >= s.end) break;
+                EXPECT_LE(n.end, s.end) << n.qualified << " overlaps " << s.qualified;
+            }
+        }
+    }
+}
+
+TEST(Outline, EveryNameLooksUpItsOwnSymbol) {
+    REQUIRE_OUTLINE();
+    std::size_t checked = 0;
+    for (const Loaded& f : corpus()) {
+        SCOPED_TRACE(f.path);
+        for (std::size_t i = 0; i < f.outline.symbols.size(); ++i) {
+            const ol::Symbol& s = f.outline.symbols[i];
+            ol::SymbolQuery q{s.qualified, "", std::nullopt};
+            auto found = ol::find_symbols(f.outline, q);
+            if (found.size() > 1) {
+                q.kind = s.kind;
+                found = ol::find_symbols(f.outline, q);
+            }
+            if (found.size() > 1) {
+                q.line = s.first_line;
+                found = ol::find_symbols(f.outline, q);
+            }
+            ASSERT_EQ(found.size(), 1u) << s.qualified << " at line " << s.first_line;
+            EXPECT_EQ(found[0], i) << s.qualified;
+            // The plain name finds it too, alone or among the candidates.
+            const auto by_name = ol::find_symbols(f.outline, {s.name, s.kind, std::nullopt});
+            // (Unless a symbol is named exactly that at the top: exact names win.)
+            const bool shadowed = std::ranges::any_of(
+                f.outline.symbols, [&](const ol::Symbol& o) { return o.qualified == s.name; });
+            if (s.name.find_first_of(":\"'") == std::string::npos && !shadowed) {
+                EXPECT_NE(std::ranges::find(by_name, i), by_name.end()) << s.name;
+            }
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 1000u);
+}
+
+TEST(Outline, UnknownNamesGiveTheClosestNames) {
+    REQUIRE_OUTLINE();
+    for (const Loaded& f : corpus()) {
+        SCOPED_TRACE(f.path);
+        for (const ol::Symbol& s : f.outline.symbols) {
+            const std::string typo = s.qualified + "_zz";
+            if (!ol::find_symbols(f.outline, {typo, "", std::nullopt}).empty()) continue;
+            const auto closest = ol::closest_names(f.outline, typo);
+            ASSERT_FALSE(closest.empty());
+            EXPECT_LE(closest.size(), 5u);
+            // The symbol the typo came from is 3 edits away (whole or last part); nothing
+            // listed first is further.
+            auto last = [](std::string_view q) { return q.substr(q.rfind('.') + 1); };
+            EXPECT_LE(std::min(ol::edit_distance(typo, closest[0]),
+                               ol::edit_distance(last(typo), last(closest[0]))),
+                      3u)
+                << closest[0];
+        }
+    }
+}
+
+TEST(Outline, CompactSlicesStillParseInPlace) {
+    REQUIRE_OUTLINE();
+    std::size_t folded = 0;
+    for (const Loaded& f : corpus()) {
+        if (f.outline.partial()) continue;
+        SCOPED_TRACE(f.path);
+        for (std::size_t i = 0; i < f.outline.symbols.size(); ++i) {
+            const ol::Symbol& s = f.outline.symbols[i];
+            const std::string compact = ol::compact_text(f.text, f.outline, i);
+            const std::string signature = ol::signature_text(f.text, s);
+            // The signature is the start of the symbol, verbatim.
+            EXPECT_TRUE(ol::symbol_text(f.text, s).starts_with(signature)) << s.qualified;
+            if (compact == ol::symbol_text(f.text, s)) continue;
+            EXPECT_NE(compact.find("[sutra: body elided, lines "), std::string::npos);
+            EXPECT_TRUE(compact.starts_with(signature)) << s.qualified;
+            // Put back in place of the symbol, the file still parses without an error.
+            std::string edited = f.text;
+            edited.replace(s.begin, s.end - s.begin, compact);
+            const auto errors = ol::parse_error_lines(edited, f.language);
+            ASSERT_TRUE(errors.has_value());
+            EXPECT_TRUE(errors->empty()) << s.kind << " " << s.qualified << " compact:\n"
+                                         << compact << "\nerror at line " << errors->front();
+            ++folded;
+        }
+    }
+    EXPECT_GT(folded, 500u);
+}
+
+TEST(Outline, TopLevelCompactSlicesParseOnTheirOwn) {
+    REQUIRE_OUTLINE();
+    // Languages whose top level takes any definition alone (Go needs a package clause, JSON a
+    // document, C++ members a class around them).
+    for (const Loaded& f : corpus()) {
+        if (f.outline.partial()) continue;
+        if (f.language != ol::Language::python && f.language != ol::Language::rust &&
+            f.language != ol::Language::c && f.language != ol::Language::bash &&
+            f.language != ol::Language::javascript)
+            continue;
+        SCOPED_TRACE(f.path);
+        for (std::size_t i = 0; i < f.outline.symbols.size(); ++i) {
+            const ol::Symbol& s = f.outline.symbols[i];
+            // Kinds whose node is a whole statement (a C struct's node has no closing ';').
+            if (s.depth != 0 || (s.kind != "function" && s.kind != "class" && s.kind != "impl" &&
+                                 s.kind != "trait" && s.kind != "module"))
+                continue;
+            const std::string compact = ol::compact_text(f.text, f.outline, i);
+            const auto errors = ol::parse_error_lines(compact, f.language);
+            ASSERT_TRUE(errors.has_value());
+            EXPECT_TRUE(errors->empty()) << s.qualified << ":\n" << compact;
+        }
+    }
+}
+
+TEST(Outline, KnownSymbolsPerLanguage) {
+    REQUIRE_OUTLINE();
+    struct Expect {
+        std::string file, kind, qualified, signature;
+    };
+    const std::string data = k_src + "/tests/data/outline/";
+    const std::vector<Expect> expected = {
+        {data + "line_ranges.rs", "method", "LineIndex.new", "pub fn new(text: &'a str) -> Self"},
+        {data + "line_ranges.rs", "trait", "Slicer", "pub trait Slicer"},
+        {data + "line_ranges.rs", "function", "render.concat",
+         "pub fn concat<S: Slicer>(slicer: &S, ranges: &[LineRange]) -> String"},
+        {data + "line_ranges.go", "method", "Index.Slice",
+         "func (ix *Index) Slice(r LineRange) (string, error)"},
+        {data + "line_ranges.go", "struct", "LineRange", "LineRange struct"},
+        {data + "line_ranges.go", "method", "Slicer.LineCount", "LineCount() int"},
+        {data + "LineRanges.java", "constructor", "LineRanges.Index.Index",
+         "public Index(String text)"},
+        {data + "LineRanges.java", "class", "LineRanges.LineRange",
+         "public record LineRange(int first, int last)"},
+        {data + "range_view.tsx", "method", "LineIndex.slice", "slice(range: LineRange): string"},
+        {data + "range_view.tsx", "interface", "ViewProps", "interface ViewProps"},
+        {k_src + "/tests/e2e/hermes_harness.py", "method", "FakeContext.register_hook",
+         "def register_hook(self, hook_name, callback)"},
+        {k_src + "/core/outline/lookup.hpp", "struct", "sutra.core.outline.SymbolQuery",
+         "struct SymbolQuery"},
+        {k_src + "/core/outline/source_text.cpp", "function",
+         "sutra.core.outline.parse_line_ranges",
+         "std::expected<std::vector<LineRange>, std::string> parse_line_ranges(std::string_view "
+         "spec)"},
+        {k_npm + "/tree-sitter-0.25.0/package/tree-sitter.d.ts", "method",
+         "tree-sitter.Parser.reset", "reset(): void"},
+        {k_npm + "/tree-sitter-0.25.0/package/vendor/tree-sitter/lib/src/tree.c", "function",
+         "ts_tree_delete", "void ts_tree_delete(TSTree *self)"},
+        {k_src + "/tests/data/token_vectors.json", "key", "vectors", "\"vectors\": […]"},
+    };
+    for (const Expect& e : expected) {
+        SCOPED_TRACE(e.file + " " + e.qualified);
+        const auto it = std::ranges::find(corpus(), e.file, &Loaded::path);
+        ASSERT_NE(it, corpus().end());
+        const auto found = ol::find_symbols(it->outline, {e.qualified, e.kind, std::nullopt});
+        ASSERT_EQ(found.size(), 1u);
+        EXPECT_EQ(it->outline.symbols[found[0]].signature, e.signature);
+    }
+}
+
+TEST(Outline, BrokenFilesGiveAPartialOutline) {
+    REQUIRE_OUTLINE();
+    std::size_t broken = 0;
+    for (const Loaded& f : corpus()) {
+        if (f.outline.partial() || f.outline.symbols.size() < 3) continue;
+        SCOPED_TRACE(f.path);
+        // Cut the file inside the body of a symbol in its middle: an unclosed definition.
+        const ol::Symbol& s = f.outline.symbols[f.outline.symbols.size() / 2];
+        const std::size_t cut = s.begin + (s.end - s.begin) / 2;
+        const std::string text = f.text.substr(0, cut) + "\n)]} ((( @@\n";
+        auto outline = ol::outline_source(text, f.language);
+        ASSERT_TRUE(outline.has_value());
+        EXPECT_TRUE(outline->partial());
+        for (const ol::Symbol& sym : outline->symbols) {
+            EXPECT_LT(sym.begin, sym.end);
+            EXPECT_LE(sym.end, text.size());
+        }
+        ++broken;
+    }
+    EXPECT_GT(broken, 20u);
+}
+
+TEST(OutlineCli, SliceBytesEqualTheFileAtTheReportedRange) {
+    REQUIRE_OUTLINE();
+    // One file per language through the binary: `outline --json`, then `symbol` for every
+    // symbol (the first 8 of each file) in each form.
+    std::map<ol::Language, const Loaded*> one;
+    for (const Loaded& f : corpus())
+        if (!f.outline.partial() && f.outline.symbols.size() >= 3 && !one.contains(f.language))
+            one[f.language] = &f;
+    ASSERT_EQ(one.size(), ol::all_languages().size());
+    for (const auto& [language, f] : one) {
+        SCOPED_TRACE(f->path);
+        int status = -1;
+        const auto json =
+            nlohmann::json::parse(run_sutra("outline --json " + shell_quote(f->path), &status));
+        ASSERT_EQ(status, 0);
+        EXPECT_EQ(json["language"], std::string(ol::language_name(language)));
+        EXPECT_EQ(json["bytes"], f->text.size());
+        EXPECT_FALSE(json["partial"].get<bool>());
+        ASSERT_EQ(json["symbols"].size(), f->outline.symbols.size());
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < f->outline.symbols.size() && n < 8; ++i) {
+            const ol::Symbol& s = f->outline.symbols[i];
+            const auto& js = json["symbols"][i];
+            EXPECT_EQ(js["qualified_name"], s.qualified);
+            ol::SymbolQuery q{s.qualified, s.kind, std::nullopt};
+            std::string args =
+                shell_quote(f->path) + " " + shell_quote(s.qualified) + " --kind " + s.kind;
+            if (ol::find_symbols(f->outline, q).size() > 1)
+                args += " --line " + std::to_string(s.first_line);
+            const std::size_t begin = js["begin"], end = js["end"];
+            std::string want = f->text.substr(begin, end - begin);
+            if (!want.ends_with('\n')) want += '\n';
+            EXPECT_EQ(run_sutra("symbol " + args, &status), want) << s.qualified;
+            EXPECT_EQ(status, 0);
+            std::string compact = ol::compact_text(f->text, f->outline, i);
+            if (!compact.ends_with('\n')) compact += '\n';
+            EXPECT_EQ(run_sutra("symbol " + args + " --compact", &status), compact);
+            ++n;
+        }
+    }
+}
+
+TEST(OutlineCli, HeaderErrorsAndExitCodes) {
+    REQUIRE_OUTLINE();
+    sutra::test::TempDir dir;
+    int status = -1;
+    std::string err;
+    const std::string rs = k_src + "/tests/data/outline/line_ranges.rs";
+    const std::string out = run_sutra("outline " + rs, &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_TRUE(out.starts_with("# " + rs + ": rust, 26 symbols, 137 lines; outline ")) << out;
+    EXPECT_NE(out.find("\nimpl LineIndex 79-93  impl<'a> LineIndex<'a>\n  method LineIndex.new "
+                       "80-88  pub fn new(text: &'a str) -> Self\n"),
+              std::string::npos);
+
+    // A missing name: closest names and a short outline, exit 1.
+    run_sutra("symbol " + rs + " LineIndx.nwe", &status, &err);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(err.find("no symbol 'LineIndx.nwe'"), std::string::npos) << err;
+    EXPECT_NE(err.find("closest names: LineIndex.new"), std::string::npos) << err;
+    EXPECT_NE(err.find("outline ("), std::string::npos);
+
+    // Ambiguous: the candidates, exit 1; --kind or --line settles it.
+    run_sutra("symbol " + rs + " LineIndex", &status, &err);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(err.find("ambiguous, 3 symbols match"), std::string::npos) << err;
+    EXPECT_EQ(run_sutra("symbol " + rs + " LineIndex --kind struct --signature", &status),
+              "pub struct LineIndex<'a>\n");
+    EXPECT_EQ(run_sutra("symbol " + rs + " LineIndex --kind impl --line 96 --signature", &status),
+              "impl<'a> Slicer for LineIndex<'a>\n");
+
+    // A broken file: partial outline on stdout, warning on stderr, exit 3.
+    const std::string broken = dir.path + "/broken.py";
+    sutra::test::write_file(broken,
+                            "def ok():\n    return 1\n\ndef broken(:\n    pass\n\nclass C:\n"
+                            "    def m(self):\n        return 2\n");
+    const std::string partial = run_sutra("outline " + broken, &status, &err);
+    EXPECT_EQ(status, 3);
+    EXPECT_NE(partial.find("PARTIAL: syntax errors at line"), std::string::npos) << partial;
+    EXPECT_NE(partial.find("function ok 1-2"), std::string::npos) << partial;
+    EXPECT_NE(err.find("sutra: warning: " + broken + ": syntax errors"), std::string::npos) << err;
+
+    // Unknown language, binary file, too large a file.
+    sutra::test::write_file(dir.path + "/notes.xyz", "hello\n");
+    run_sutra("outline " + dir.path + "/notes.xyz", &status, &err);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(err.find("unknown language"), std::string::npos);
+    EXPECT_NE(err.find("python (.py .pyi .pyw), javascript"), std::string::npos) << err;
+    sutra::test::write_file(dir.path + "/bin.py", std::string("x = 1\n\0\x01", 8));
+    run_sutra("outline " + dir.path + "/bin.py", &status, &err);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(err.find("binary file (NUL byte at offset 6)"), std::string::npos) << err;
+    fs::resize_file(dir.path + "/notes.xyz", ol::k_max_source_bytes + 1);
+    fs::rename(dir.path + "/notes.xyz", dir.path + "/big.py");
+    run_sutra("outline " + dir.path + "/big.py", &status, &err);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(err.find("larger than the 16 MiB limit"), std::string::npos) << err;
+
+    // A shebang names the language of a file without an extension.
+    sutra::test::write_file(dir.path + "/tool", "#!/usr/bin/env bash\nmain() {\n  echo hi\n}\n");
+    const std::string tool = run_sutra("outline " + dir.path + "/tool", &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_NE(tool.find(": bash, 1 symbol, 4 lines; outline 26 of 41 bytes"), std::string::npos)
+        << tool;
+    EXPECT_NE(tool.find("\nfunction main 2-4  main()\n"), std::string::npos) << tool;
+}
+
+TEST(Read, LineRangesAreExactBytes) {
+    // Needs no tree-sitter: always runs.
+    std::mt19937 rng(7);
+    std::size_t checked = 0;
+    for (const std::string& path : real_files()) {
+        auto text = ol::read_source_file(path);
+        if (!text) continue;
+        const auto lines = sutra::core::index_lines(*text);
+        if (lines.count() == 0) continue;
+        auto whole = ol::read_lines(*text, lines, {{1, lines.count()}});
+        ASSERT_TRUE(whole.has_value());
+        EXPECT_EQ(*whole, *text) << path;
+        for (int k = 0; k < 20; ++k) {
+            std::uniform_int_distribution<std::size_t> pick(1, lines.count());
+            std::size_t a = pick(rng), b = pick(rng);
+            if (a > b) std::swap(a, b);
+            auto got = ol::read_lines(*text, lines, {{a, b}, {b, b}});
+            ASSERT_TRUE(got.has_value());
+            const std::size_t begin = lines.begin(a - 1), end = lines.end(b - 1);
+            EXPECT_EQ(*got, text->substr(begin, end - begin) +
+                                text->substr(lines.begin(b - 1), end - lines.begin(b - 1)));
+            ++checked;
+        }
+        auto past = ol::read_lines(*text, lines, {{1, lines.count() + 1}});
+        ASSERT_FALSE(past.has_value());
+        EXPECT_NE(past.error().find("the file has " + std::to_string(lines.count()) + " line"),
+                  std::string::npos);
+    }
+    EXPECT_GT(checked, 1000u);
+}
+
+TEST(Read, RangeSpecsAndTheCommand) {
+    EXPECT_EQ(ol::parse_line_ranges("3").value().front().last, 3u);
+    const auto two = ol::parse_line_ranges("1-2,5-9");
+    ASSERT_TRUE(two.has_value());
+    ASSERT_EQ(two->size(), 2u);
+    EXPECT_EQ((*two)[1].first, 5u);
+    EXPECT_EQ((*two)[1].last, 9u);
+    for (const char* bad : {"", "0-2", "5-3", "a-b", "1-", "-4", "1,,2", "1-2-3", " 1-2"})
+        EXPECT_FALSE(ol::parse_line_ranges(bad).has_value()) << bad;
+
+    sutra::test::TempDir dir;
+    const std::string file = dir.path + "/f.txt";
+    sutra::test::write_file(file, "one\ntwo\nthree\nfour"); // no final newline
+    int status = -1;
+    std::string err;
+    EXPECT_EQ(run_sutra("read " + file + " --lines 2-3,4", &status), "two\nthree\nfour");
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(run_sutra("read " + file + " --lines 4,1", &status), "fourone\n");
+    run_sutra("read " + file + " --lines 3-5", &status, &err);
+    EXPECT_EQ(status, 1);
+    EXPECT_EQ(err, "sutra: error: " + file +
+                       ": line range 3-5 is past the end: the file has 4 "
+                       "lines\n");
+    run_sutra("read " + file + " --lines 2-1", &status, &err);
+    EXPECT_EQ(status, 2);
+    EXPECT_NE(err.find("ends before it starts"), std::string::npos);
+    run_sutra("read " + file, &status, &err);
+    EXPECT_EQ(status, 2);
+    run_sutra("read " + dir.path + "/missing --lines 1", &status, &err);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(err.find("No such file"), std::string::npos);
+}
+
+TEST(Language, DetectionByExtensionAndShebang) {
+    using L = ol::Language;
+    EXPECT_EQ(ol::detect_language("a/b.py", ""), L::python);
+    EXPECT_EQ(ol::detect_language("x.d.ts", ""), L::typescript);
+    EXPECT_EQ(ol::detect_language("X.TSX", ""), L::tsx);
+    EXPECT_EQ(ol::detect_language("core/a.hpp", ""), L::cpp);
+    EXPECT_EQ(ol::detect_language("lib.h", ""), L::c);
+    EXPECT_EQ(ol::detect_language("run", "#!/bin/sh\necho\n"), L::bash);
+    EXPECT_EQ(ol::detect_language("run", "#!/usr/bin/env python3 -u\n"), L::python);
+    EXPECT_EQ(ol::detect_language("run", "#!/usr/bin/env node\n"), L::javascript);
+    EXPECT_FALSE(ol::detect_language("run", "plain text\n").has_value());
+    EXPECT_FALSE(ol::detect_language("notes.txt", "#!/bin/sh\n").has_value());
+    EXPECT_FALSE(ol::detect_language(".bashrc", "").has_value());
+    EXPECT_EQ(ol::parse_language("C++"), L::cpp);
+    EXPECT_FALSE(ol::parse_language("cobol").has_value());
+    for (L language : ol::all_languages())
+        EXPECT_EQ(ol::parse_language(ol::language_name(language)), language);
+}
