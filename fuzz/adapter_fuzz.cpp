@@ -5,17 +5,17 @@
 // or a file to read; encode returns NULL, "" (pass) or JSON, for a real result and for arbitrary
 // result text alike; run_hook prints "" or JSON, and never throws or crashes.
 
+#include "core/plugin_abi.h"
+#include "host/hook_dispatch.hpp"
+#include "host/plugin_registry.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "fuzz/fuzz_support.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
-
-#include "core/plugin_abi.h"
-#include "fuzz/fuzz_support.hpp"
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
 
 extern "C" const sutra_plugin_v1* sutra_plugin_entry(void);
 

@@ -3,12 +3,12 @@
 // the rest is the tool output. Every response is checked by fuzz::check_response, and the same
 // bytes must give the same view twice.
 
+#include "core/compress.hpp"
+
+#include "fuzz/fuzz_support.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>
-
-#include "core/compress.hpp"
-#include "fuzz/fuzz_support.hpp"
 
 using namespace sutra;
 
@@ -30,10 +30,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     req.host = "fuzz";
     if ((sel & 7) < 5) req.mode = k_modes[sel & 7];
     switch ((sel >> 3) & 3) {
-    case 1: req.exit_code = 0; break;
-    case 2: req.exit_code = 1; break;
-    case 3: req.exit_code = 137; break;
-    default: break;
+    case 1:
+        req.exit_code = 0;
+        break;
+    case 2:
+        req.exit_code = 1;
+        break;
+    case 3:
+        req.exit_code = 137;
+        break;
+    default:
+        break;
     }
 
     const core::Response first = core::compress(req, config);

@@ -3,13 +3,13 @@
 // documented ranges. The same text must give the same answer twice, and `sutra config`'s
 // description of an accepted configuration must not throw.
 
+#include "core/config.hpp"
+
+#include "fuzz/fuzz_support.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
-
-#include "core/config.hpp"
-#include "fuzz/fuzz_support.hpp"
 
 using namespace sutra;
 
@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     SUTRA_FUZZ_CHECK(first.has_value() == again.has_value(), "not deterministic");
     if (!first) {
         SUTRA_FUZZ_CHECK(first.error() == again.error(), "not deterministic");
-        SUTRA_FUZZ_CHECK(first.error().find("/cfg/config.toml") != std::string::npos, first.error());
+        SUTRA_FUZZ_CHECK(first.error().find("/cfg/config.toml") != std::string::npos,
+                         first.error());
         SUTRA_FUZZ_CHECK(first.error().find('\n') == std::string::npos ||
                              first.error().size() < 4096,
                          "an unbounded error message");

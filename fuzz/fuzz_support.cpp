@@ -2,6 +2,14 @@
 
 #include "fuzz/fuzz_support.hpp"
 
+#include "core/compress.hpp"
+#include "core/lines.hpp"
+#include "core/marker.hpp"
+#include "core/shape.hpp"
+#include "core/store.hpp"
+
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -9,14 +17,6 @@
 #include <sanitizer/common_interface_defs.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#include <nlohmann/json.hpp>
-
-#include "core/compress.hpp"
-#include "core/lines.hpp"
-#include "core/marker.hpp"
-#include "core/shape.hpp"
-#include "core/store.hpp"
 
 namespace sutra::fuzz {
 namespace {
@@ -47,9 +47,9 @@ std::string make_work_dir() {
     ::setenv("CODEX_HOME", (dir + "/codex").c_str(), 1);
     ::setenv("HERMES_HOME", (dir + "/hermes").c_str(), 1);
     ::setenv("SUTRA_STATS", "0", 1);
-    for (const char* var : {"SUTRA_CONFIG", "SUTRA_MODE", "SUTRA_STORE", "SUTRA_MIN_BYTES",
-                            "SUTRA_MAX_VIEW_BYTES", "SUTRA_TTL_SECONDS", "SUTRA_RESTORE_MAX_BYTES",
-                            "SUTRA_KEEP", "SUTRA_DEBUG"})
+    for (const char* var :
+         {"SUTRA_CONFIG", "SUTRA_MODE", "SUTRA_STORE", "SUTRA_MIN_BYTES", "SUTRA_MAX_VIEW_BYTES",
+          "SUTRA_TTL_SECONDS", "SUTRA_RESTORE_MAX_BYTES", "SUTRA_KEEP", "SUTRA_DEBUG"})
         ::unsetenv(var);
     // Reports must reach the terminal even while a target has fd 2 redirected.
     g_real_stderr = ::dup(2);
@@ -119,8 +119,7 @@ void check_json_view(std::string_view input, const core::Response& r) {
     SUTRA_FUZZ_CHECK(!view.is_discarded(), r.view);
     SUTRA_FUZZ_CHECK(view.type() == original.type(), r.view);
     if (original.is_object()) {
-        for (const auto& [key, value] : original.items())
-            SUTRA_FUZZ_CHECK(view.contains(key), key);
+        for (const auto& [key, value] : original.items()) SUTRA_FUZZ_CHECK(view.contains(key), key);
         SUTRA_FUZZ_CHECK(view.size() == original.size(), "a key was added");
     }
 }
@@ -197,8 +196,8 @@ std::string with_stdio(std::string_view input, const std::function<void()>& body
     (void)work_dir(); // saves the real stderr first
     const int in = ::memfd_create("sutra-fuzz-in", MFD_CLOEXEC);
     const int out = ::memfd_create("sutra-fuzz-out", MFD_CLOEXEC);
-    const int err = ::open((work_dir() + "/stderr").c_str(),
-                           O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const int err =
+        ::open((work_dir() + "/stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     SUTRA_FUZZ_CHECK(in >= 0 && out >= 0 && err >= 0, "cannot create the stdio files");
     SUTRA_FUZZ_CHECK(::write(in, input.data(), input.size()) == static_cast<ssize_t>(input.size()),
                      "short write");

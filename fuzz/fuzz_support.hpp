@@ -3,15 +3,15 @@
 // host folders all point into it), invariant checks that abort with a message (libFuzzer then
 // saves the input), and a way to run a stdio front end in-process on given bytes.
 
+#include "core/config.hpp"
+#include "core/request.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/config.hpp"
-#include "core/request.hpp"
 
 namespace sutra::fuzz {
 
@@ -36,7 +36,8 @@ core::Config small_config();
 /// original; rewritten means the original is stored whole, every elision restores to exactly its
 /// bytes, the view is never larger than allowed, a text view is the cleaned original with each
 /// range replaced by its marker, and a JSON view parses with the same top-level type and keys.
-void check_response(std::string_view input, const core::Response& response,
+void check_response(std::string_view input,
+                    const core::Response& response,
                     const core::Config& config);
 
 /// Runs `body` with standard input reading `input` and standard output captured (returned);

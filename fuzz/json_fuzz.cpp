@@ -3,14 +3,14 @@
 // string, or an array of small objects), compact or indented, so every run reaches the JSON
 // rewrite. Each view must parse, keep the top-level type and keys, and restore exactly.
 
-#include <cstddef>
-#include <cstdint>
-#include <string>
+#include "core/compress.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "core/compress.hpp"
 #include "fuzz/fuzz_support.hpp"
+#include <cstddef>
+#include <cstdint>
+#include <string>
 
 using namespace sutra;
 using nlohmann::json;
@@ -44,13 +44,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto lines = fuzz::split(input, '\n');
     json doc;
     switch ((sel >> 2) & 3) {
-    case 0: doc = json{{"items", lines}, {"count", lines.size()}}; break;
-    case 1: doc = json{{"blob", input + input + input}, {"ok", true}, {"n", input.size()}}; break;
+    case 0:
+        doc = json{{"items", lines}, {"count", lines.size()}};
+        break;
+    case 1:
+        doc = json{{"blob", input + input + input}, {"ok", true}, {"n", input.size()}};
+        break;
     case 2:
         doc = json::array();
-        for (std::size_t i = 0; i < lines.size(); ++i) doc.push_back({{"i", i}, {"line", lines[i]}});
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            doc.push_back({{"i", i}, {"line", lines[i]}});
         break;
-    default: doc = json{{"nested", {{"a", lines}, {"b", input}}}, {"null", nullptr}}; break;
+    default:
+        doc = json{{"nested", {{"a", lines}, {"b", input}}}, {"null", nullptr}};
+        break;
     }
     const int indent = (sel & 0x10) != 0 ? 2 : -1;
     compress_and_check(doc.dump(indent, ' ', false, json::error_handler_t::replace), sel);

@@ -4,16 +4,16 @@
 // code and a string message); never more responses than input lines. "@ID" in the input stands
 // for the id of a stored original, so restore calls reach real entries.
 
-#include <cstddef>
-#include <cstdint>
-#include <string>
+#include "core/store.hpp"
+#include "host/cli.hpp"
+#include "host/outline_commands.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "core/store.hpp"
 #include "fuzz/fuzz_support.hpp"
-#include "host/cli.hpp"
-#include "host/outline_commands.hpp"
+#include <cstddef>
+#include <cstdint>
+#include <string>
 
 using namespace sutra;
 using nlohmann::json;
@@ -81,7 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     SUTRA_FUZZ_CHECK(status == 0, std::to_string(status));
     const auto lines = fuzz::split(out, '\n');
     SUTRA_FUZZ_CHECK(lines.back().empty(), "a response without its newline");
-    SUTRA_FUZZ_CHECK(lines.size() - 1 <= fuzz::split(input, '\n').size(), "more answers than lines");
+    SUTRA_FUZZ_CHECK(lines.size() - 1 <= fuzz::split(input, '\n').size(),
+                     "more answers than lines");
     for (std::size_t i = 0; i + 1 < lines.size(); ++i) check_response_line(lines[i]);
     return 0;
 }

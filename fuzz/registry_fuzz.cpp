@@ -1,12 +1,12 @@
 // Fuzz target: the adapter registry (adapters.toml). Arbitrary text either parses into entries,
 // each with a valid name and an absolute module path, or gives one error naming the file.
 
+#include "host/plugin_registry.hpp"
+
+#include "fuzz/fuzz_support.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>
-
-#include "fuzz/fuzz_support.hpp"
-#include "host/plugin_registry.hpp"
 
 using namespace sutra;
 
@@ -21,8 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& e : *parsed) {
         SUTRA_FUZZ_CHECK(!e.name.empty() && e.name.size() <= 32, e.name);
         for (char c : e.name)
-            SUTRA_FUZZ_CHECK((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-',
-                             e.name);
+            SUTRA_FUZZ_CHECK(
+                (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-', e.name);
         SUTRA_FUZZ_CHECK(!e.module.empty() && e.module[0] == '/', e.module);
         SUTRA_FUZZ_CHECK(e.registry == path, e.registry);
     }

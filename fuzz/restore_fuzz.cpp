@@ -5,17 +5,17 @@
 // `next` reproduces the whole requested range, search matches are real, and the CLI exits 0/1/2
 // printing nothing on error and the exact original for --all.
 
+#include "core/restore.hpp"
+#include "core/store.hpp"
+#include "host/cli.hpp"
+
+#include "fuzz/fuzz_support.hpp"
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include "core/restore.hpp"
-#include "core/store.hpp"
-#include "fuzz/fuzz_support.hpp"
-#include "host/cli.hpp"
 
 using namespace sutra;
 
@@ -116,8 +116,11 @@ void fuzz_core(const std::uint8_t* data, std::size_t size, std::uint8_t sel) {
     auto next = result->next;
     for (int pages = 0; next && pages < 200; ++pages) {
         SUTRA_FUZZ_CHECK(next->first == last, "next does not continue the page");
-        core::RestoreQuery more{.id = q.id, .mode = core::RestoreMode::bytes,
-                                .start = next->first, .end = next->second, .query = {},
+        core::RestoreQuery more{.id = q.id,
+                                .mode = core::RestoreMode::bytes,
+                                .start = next->first,
+                                .end = next->second,
+                                .query = {},
                                 .max_bytes = q.max_bytes};
         auto page = core::restore(
             *core::Store::open(core::StoreOptions{.dir = fuzz::small_config().store_dir}), more);

@@ -399,9 +399,16 @@ ExecResult run_exec(const ExecSpec& spec, const core::Config& config) noexcept {
 
         Driver driver(spec, config);
         std::vector<char> buf(1 << 17);
-        bool reaped = false;
+        bool reaped = false, timed_out = false;
         int status_signal = 0, exit_code = 0;
+        const auto started = std::chrono::steady_clock::now();
         while (true) {
+            if (spec.timeout_seconds > 0 && !reaped && !timed_out &&
+                std::chrono::steady_clock::now() - started >=
+                    std::chrono::seconds(spec.timeout_seconds)) {
+                ::kill(child.pid, SIGKILL);
+                timed_out = true;
+            }
             pollfd p{child.out, POLLIN, 0};
             const int ready = ::poll(&p, 1, 1000);
             if (ready < 0 && errno == EINTR) continue;
@@ -425,7 +432,9 @@ ExecResult run_exec(const ExecSpec& spec, const core::Config& config) noexcept {
         ::close(child.out);
         if (!reaped) exit_code = wait_child(child.pid, status_signal);
         g_child.store(0);
-        return driver.finish(exit_code, status_signal);
+        ExecResult result = driver.finish(exit_code, status_signal);
+        result.timed_out = timed_out;
+        return result;
     } catch (const std::exception& e) {
         ExecResult r;
         r.exit_code = 1;

@@ -26,6 +26,9 @@ struct ExecSpec {
     /// sink; when it is empty they are planned like text instead (for --json and MCP).
     std::function<bool(std::string_view)> raw_sink;
     bool stdin_null = false; ///< give the child /dev/null as standard input
+    /// Kill the child (SIGKILL) once it has run this long; 0: no limit. For callers that must
+    /// answer, such as the MCP tool.
+    unsigned timeout_seconds = 0;
 };
 
 struct ExecElision {
@@ -50,6 +53,7 @@ struct ExecResult {
     std::vector<std::string> rules;
     std::string passthrough; ///< why the output was shown whole, when it was
     std::string note;        ///< a line for standard error (store trouble), or empty
+    bool timed_out = false;  ///< killed for running past ExecSpec::timeout_seconds
 };
 
 /// Runs the command to completion. Never throws.

@@ -665,6 +665,12 @@ const Tool k_tools[] = {
     {"sutra_read", "Read line ranges",
      "The exact text of line ranges of a file: lines \"A-B[,C-D...]\", one-based, inclusive.",
      read_input_schema, text_output_schema, true, call_read},
+    {"sutra_exec", "Run a command, compressed",
+     "Run a shell line (/bin/sh -c, no input, killed after timeout_seconds) and get its output "
+     "as sutra's view: errors, failures and the final lines kept, the rest replaced by markers "
+     "whose sutra_restore call returns the exact bytes. stdout and stderr are interleaved as "
+     "printed; a non-zero exit ends the view with a line stating it.",
+     exec_input_schema, exec_output_schema, false, call_exec},
 };
 
 } // namespace
@@ -680,6 +686,8 @@ const Tool* find_tool(std::string_view name) {
 }
 
 Json describe(const Tool& tool) {
+    // sutra_exec runs whatever it is given: a client must not treat it as safe to repeat.
+    const bool runs_commands = std::string_view(tool.name) == "sutra_exec";
     return Json{{"name", tool.name},
                 {"title", tool.title},
                 {"description", tool.description},
@@ -687,8 +695,8 @@ Json describe(const Tool& tool) {
                 {"outputSchema", tool.output_schema()},
                 {"annotations", Json{{"title", tool.title},
                                      {"readOnlyHint", tool.read_only},
-                                     {"destructiveHint", false},
-                                     {"idempotentHint", true},
+                                     {"destructiveHint", runs_commands},
+                                     {"idempotentHint", !runs_commands},
                                      {"openWorldHint", false}}}};
 }
 

@@ -60,6 +60,11 @@ std::optional<std::string> check_arguments(const Json& schema, const Json& argum
 /// Validates, then calls; a failure inside the tool becomes an isError result.
 ToolOutcome call_tool(const Tool& tool, const Json& arguments, const ServerOptions& options);
 
+/// sutra_exec, in mcp_exec_tool.cpp (it needs the exec engine, not the rest of the table).
+Json exec_input_schema();
+Json exec_output_schema();
+ToolOutcome call_exec(const Json& arguments, const ServerOptions& options);
+
 /// A result with one text block and isError set: a tool failure the model can act on.
 Json tool_error(std::string message);
 

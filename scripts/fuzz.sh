@@ -26,7 +26,8 @@ max_len() {
   esac
 }
 
-command -v clang++-16 > /dev/null || { echo "fuzz: clang++-16 missing (scripts/setup.sh)" >&2; exit 2; }
+bash "$(dirname "$0")/setup.sh" fuzz
+command -v clang++-16 > /dev/null || { echo "fuzz: clang++-16 missing (scripts/setup.sh fuzz)" >&2; exit 2; }
 build=build-fuzz
 # SUTRA_FUZZ_NO_BUILD=1 runs the targets already built (e.g. while another build is running).
 [ "${SUTRA_FUZZ_NO_BUILD:-0}" = 1 ] || {

@@ -3,8 +3,15 @@
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config git python3
           libboost-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev libsodium-dev
-          libpcre2-dev libgtest-dev libgmock-dev libbenchmark-dev
-          clang-16 libclang-rt-16-dev valgrind time)
+          libpcre2-dev libgtest-dev libgmock-dev libbenchmark-dev time)
+# Tools only some scripts need, on request: `setup.sh fuzz` (scripts/fuzz.sh), `setup.sh valgrind`.
+for extra in "$@"; do
+  case "$extra" in
+    fuzz) packages+=(clang-16 libclang-rt-16-dev) ;;
+    valgrind) packages+=(valgrind) ;;
+    *) echo "setup: unknown extra '$extra' (fuzz, valgrind)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 build="${SUTRA_BUILD_DIR:-$root/build-json}"
 work="$root/build-valgrind"
-command -v valgrind > /dev/null || { echo "valgrind: not installed (scripts/setup.sh)" >&2; exit 2; }
+bash "$(dirname "$0")/setup.sh" valgrind
+command -v valgrind > /dev/null || { echo "valgrind: not installed (scripts/setup.sh valgrind)" >&2; exit 2; }
 
 cmake -S . -B "$build" -G Ninja -DSUTRA_BENCH=OFF > "$work.configure.log" 2>&1 ||
   { cat "$work.configure.log" >&2; exit 2; }

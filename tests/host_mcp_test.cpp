@@ -277,13 +277,20 @@ TEST(McpTools, ListsToolsInOrderWithStrictSchemas) {
     Server s(home.path);
     const Json r = s.request("tools/list");
     const Json& tools = r["result"]["tools"];
-    ASSERT_EQ(tools.size(), 6u) << r.dump();
+    ASSERT_EQ(tools.size(), 7u) << r.dump();
     EXPECT_EQ(tools[0]["name"], "sutra_restore");
     EXPECT_EQ(tools[1]["name"], "sutra_compress");
     EXPECT_EQ(tools[2]["name"], "sutra_stats");
     EXPECT_EQ(tools[3]["name"], "sutra_outline");
     EXPECT_EQ(tools[4]["name"], "sutra_symbol");
     EXPECT_EQ(tools[5]["name"], "sutra_read");
+    EXPECT_EQ(tools[6]["name"], "sutra_exec");
+    // Only sutra_exec runs commands: the one tool not safe to repeat.
+    for (const auto& t : tools) {
+        const bool exec = t["name"] == "sutra_exec";
+        EXPECT_EQ(t["annotations"]["idempotentHint"], !exec) << t["name"];
+        EXPECT_EQ(t["annotations"]["destructiveHint"], exec) << t["name"];
+    }
     for (const auto& t : tools) {
         EXPECT_EQ(t["inputSchema"]["type"], "object");
         EXPECT_EQ(t["inputSchema"]["additionalProperties"], false);
@@ -489,6 +496,62 @@ TEST(McpCompress, ReturnsTheViewAndItsElisions) {
     EXPECT_TRUE(small["result"]["structuredContent"]["id"].is_null());
 }
 
+// sutra_exec: the view of a failing command, its status, and a restore of the stored output
+// that gives the exact bytes; a command past its time limit is killed and says so.
+TEST(McpExec, RunsACommandAndItsOutputRestoresExactly) {
+    TempDir home;
+    Server s(home.path);
+    const std::string script =
+        "i=0; while [ $i -lt 3000 ]; do echo \"step $i compiling module_$((i % 7)).cpp ok\"; "
+        "i=$((i+1)); done; echo 'src/a.c:12:5: error: boom' >&2; exit 3";
+    const Json r = s.call("sutra_exec", Json{{"command", script}});
+    const Json& res = r["result"];
+    ASSERT_TRUE(res.is_object()) << r.dump().substr(0, 500);
+    EXPECT_EQ(res["isError"], true);
+    const std::string view = first_text(res);
+    const Json& sc = res["structuredContent"];
+    EXPECT_EQ(sc["exit_code"], 3);
+    EXPECT_EQ(sc["timed_out"], false);
+    EXPECT_NE(view.find("src/a.c:12:5: error: boom"), std::string::npos);
+    EXPECT_NE(view.find("[sutra: command exited with status 3]"), std::string::npos);
+    ASSERT_TRUE(sc["id"].is_string()) << sc.dump();
+    EXPECT_NE(view.find("sutra_restore(id=\"" + sc["id"].get<std::string>() + "\""),
+              std::string::npos);
+
+    std::string expected;
+    for (int i = 0; i < 3000; ++i)
+        expected += "step " + std::to_string(i) + " compiling module_" + std::to_string(i % 7) +
+                    ".cpp ok\n";
+    expected += "src/a.c:12:5: error: boom\n";
+    EXPECT_EQ(sc["original_bytes"], expected.size());
+    std::string restored;
+    for (std::uint64_t start = 0; start < expected.size();) {
+        const Json page = s.call("sutra_restore", Json{{"id", sc["id"]},
+                                                       {"mode", "bytes"},
+                                                       {"start", start},
+                                                       {"end", expected.size()},
+                                                       {"max_bytes", 65536}});
+        const std::string text = first_text(page["result"]);
+        ASSERT_FALSE(text.empty()) << page.dump().substr(0, 300);
+        restored += text;
+        start += text.size();
+    }
+    EXPECT_EQ(restored, expected);
+
+    const Json slow = s.call("sutra_exec", Json{{"command", "echo started; sleep 30"},
+                                                {"timeout_seconds", 1}});
+    EXPECT_EQ(slow["result"]["structuredContent"]["timed_out"], true);
+    EXPECT_EQ(slow["result"]["structuredContent"]["exit_code"], 128 + 9);
+    EXPECT_NE(first_text(slow["result"]).find("started"), std::string::npos);
+
+    // Bad arguments are protocol errors, and the server keeps serving.
+    EXPECT_TRUE(s.call("sutra_exec", Json{{"command", ""}}).contains("error"));
+    EXPECT_TRUE(s.call("sutra_exec", Json{{"command", "true"}, {"shell", "zsh"}}).contains("error"));
+    EXPECT_EQ(s.call("sutra_exec", Json{{"command", "true"}})["result"]["structuredContent"]
+                  ["exit_code"],
+              0);
+}
+
 TEST(McpOptions, RestoreToolNameAndNamespace) {
     TempDir home;
     Server s(home.path, {}, {"--restore-tool", "mcp__sutra__sutra_restore"});
@@ -646,7 +709,7 @@ TEST(McpProtocol, StatelessRequestsNeedNoInitialize) {
 
     r = s.request("tools/list", Json{{"_meta", meta}});
     EXPECT_EQ(r["result"]["resultType"], "complete");
-    EXPECT_EQ(r["result"]["tools"].size(), 6u);
+    EXPECT_EQ(r["result"]["tools"].size(), 7u);
     EXPECT_TRUE(r["result"].contains("ttlMs"));
 
     r = s.request("tools/call", Json{{"_meta", meta},

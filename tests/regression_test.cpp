@@ -1,7 +1,13 @@
 // Regression tests: each input a fuzz target (fuzz/) or an attack found is replayed here, in the
 // normal suite, with the input committed under tests/data/regress/. Each test says what failed.
 
+#include "host/hook_dispatch.hpp"
+#include "host/plugin_registry.hpp"
+#include "tests/host_test_util.hpp"
+#include "tests/test_util.hpp"
+
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <fcntl.h>
 #include <filesystem>
@@ -9,13 +15,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
-#include "tests/host_test_util.hpp"
-#include "tests/test_util.hpp"
-
-#include <nlohmann/json.hpp>
 
 namespace sutra {
 namespace {
