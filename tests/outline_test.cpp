@@ -12,6 +12,7 @@
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -104,9 +105,12 @@ std::string shell_quote(const std::string& s) {
 
 // Runs sutra with stderr captured into *err.
 std::string run_sutra(const std::string& args, int* status, std::string* err = nullptr) {
-    const std::string err_file = fs::temp_directory_path() / "sutra_outline_test.err";
+    // One file per process: ctest runs these tests in parallel processes.
+    const std::string err_file = fs::temp_directory_path() /
+                                 ("sutra_outline_test." + std::to_string(::getpid()) + ".err");
     std::string out = run_command(k_sutra + " " + args + " 2>" + err_file, status);
     if (err) *err = read_file(err_file);
+    fs::remove(err_file);
     return out;
 }
 
