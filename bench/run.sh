@@ -9,6 +9,12 @@ cmake --build "$build" -j "$(nproc)" --target sutra sutra-host sutra_plugin_clau
 echo "## figures ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 "$build/bench/sutra_bench" --sutra "$build/host/sutra" --sutra-host "$build/bin/sutra-host" --sample "$root/samples/pytest-failure.log" "$@"
 echo
+echo "## exec: 1 GiB of log lines through \`sutra exec\`, against the same pipeline into cat (GNU time)"
+gen="yes 'step 12345 compiling module_7.cpp ok, cache hit ratio 0.93' | head -c 1073741824"
+/usr/bin/time -f "| pipeline | cat | %e s wall | %U s user | %M KiB peak RSS |" sh -c "$gen | cat > /dev/null"
+/usr/bin/time -f "| pipeline | sutra exec --sh | %e s wall | %U s user | %M KiB peak RSS |" \
+  env SUTRA_HOME="$build/exec-store" "$build/host/sutra" exec --sh "$gen" > /dev/null
+echo
 echo "## hot loops (Google Benchmark)"
 "$build/bench/core_bench" --benchmark_min_time=0.2 2>/dev/null | grep -E '^BM_|^Benchmark'
 echo

@@ -3,7 +3,8 @@
 // the concatenated pages with the original byte for byte. Exits non-zero on any mismatch.
 // Run by mcp_sdk.sh, which installs the SDK and sets SUTRA_BIN and SUTRA_SDK_DIR.
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
 
 const bin = process.env.SUTRA_BIN;
 const sdk = join(process.env.SUTRA_SDK_DIR, "node_modules/@modelcontextprotocol/sdk/dist/esm");
@@ -60,8 +61,9 @@ check("instructions are given", typeof client.getInstructions() === "string");
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name);
 check(
-  "tools/list: restore, compress, stats in order",
-  JSON.stringify(names.slice(0, 3)) === JSON.stringify(["sutra_restore", "sutra_compress", "sutra_stats"]),
+  "tools/list: every tool, in order",
+  JSON.stringify(names) ===
+    JSON.stringify(["sutra_restore", "sutra_compress", "sutra_stats", "sutra_outline", "sutra_symbol", "sutra_read", "sutra_exec"]),
   JSON.stringify(names),
 );
 for (const t of tools)
@@ -140,6 +142,34 @@ check("notes say the data is untrusted", (r.content[1]?.text ?? "").includes("un
 // sutra_stats
 r = await client.callTool({ name: "sutra_stats", arguments: {} });
 check("stats returns text and a JSON report", !r.isError && r.content[0].text.length > 0 && typeof r.structuredContent?.total === "object");
+
+// The file tools on this very file, and sutra_exec on a failing command (the SDK also checks
+// each structuredContent against the tool's outputSchema).
+const self = fileURLToPath(import.meta.url);
+r = await client.callTool({ name: "sutra_read", arguments: { path: self, lines: "1-3" } });
+const firstLines = readFileSync(self, "utf8").split("\n").slice(0, 3).join("\n") + "\n";
+check("sutra_read gives the exact lines", !r.isError && r.content[0].text === firstLines, r.content?.[0]?.text);
+r = await client.callTool({ name: "sutra_outline", arguments: { path: self } });
+const outlined = !r.isError && /^function generate \d+-\d+ /m.test(r.content[0].text);
+check(
+  "sutra_outline lists this file's functions (or says this build has no outlines)",
+  outlined || (r.isError === true && r.content[0].text.includes("unavailable")),
+  r.content?.[0]?.text?.slice(0, 300),
+);
+if (outlined) {
+  r = await client.callTool({ name: "sutra_symbol", arguments: { path: self, name: "generate" } });
+  check("sutra_symbol gives the function's exact bytes", !r.isError && r.content[0].text.startsWith("function generate(bytes) {"), r.content?.[0]?.text?.slice(0, 200));
+}
+r = await client.callTool({
+  name: "sutra_exec",
+  arguments: { command: "seq 1 20000; echo 'src/a.c:1:2: error: boom' >&2; exit 3", timeout_seconds: 60 },
+});
+check(
+  "sutra_exec: a failing command's view keeps the error, its status and a marker",
+  r.isError === true && r.structuredContent?.exit_code === 3 && r.content[0].text.includes("src/a.c:1:2: error: boom") &&
+    r.content[0].text.includes("[sutra: command exited with status 3]") && r.content[0].text.includes("sutra_restore("),
+  JSON.stringify(r).slice(0, 400),
+);
 
 // Failures: a tool error result for an unknown id, a JSON-RPC error for a hostile id.
 r = await client.callTool({ name: "sutra_restore", arguments: { id: "su_0123456789abcdef0123456789abcdef" } });
