@@ -6,6 +6,8 @@ build="${SUTRA_BENCH_BUILD:-$root/build-bench}"
 "$root/scripts/setup.sh"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DSUTRA_BENCH=ON >/dev/null
 cmake --build "$build" -j "$(nproc)" --target sutra sutra-host sutra_plugin_claude sutra_bench core_bench sutra_savings
+# The outline benchmark exists only when tree-sitter could be fetched at configure time.
+cmake --build "$build" -j "$(nproc)" --target sutra_outline_bench 2>/dev/null || true
 echo "## figures ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 "$build/bench/sutra_bench" --sutra "$build/host/sutra" --sutra-host "$build/bin/sutra-host" --sample "$root/samples/pytest-failure.log" "$@"
 echo
@@ -17,6 +19,11 @@ gen="yes 'step 12345 compiling module_7.cpp ok, cache hit ratio 0.93' | head -c 
 echo
 echo "## hot loops (Google Benchmark)"
 "$build/bench/core_bench" --benchmark_min_time=0.2 2>/dev/null | grep -E '^BM_|^Benchmark'
+if [ -x "$build/bench/sutra_outline_bench" ]; then
+  echo
+  echo "## outline: size against the whole file, and time per outline"
+  "$build/bench/sutra_outline_bench"
+fi
 echo
 echo "## savings (fixtures + real-output corpus, sutra beside the baselines)"
 bash "$root/bench/corpus/make_corpus.sh" "$build/corpus" >&2
