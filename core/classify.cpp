@@ -20,22 +20,38 @@ constexpr auto k_lower = make_lower();
 // Words that mark a line as signal. Over-keeping only costs bytes; missing one hides an error,
 // so the critical list is broad. Non-ASCII marks are jest's failure bullets.
 constexpr KeyWord k_builtin[] = {
-    {"error", Level::critical},        {"fail", Level::critical},
-    {"fatal", Level::critical},        {"panic", Level::critical},
-    {"exception", Level::critical},    {"traceback", Level::critical},
-    {"assert", Level::critical},       {"denied", Level::critical},
-    {"not found", Level::critical},    {"segmentation fault", Level::critical},
-    {"segfault", Level::critical},     {"abort", Level::critical},
-    {"undefined reference", Level::critical}, {"cannot ", Level::critical},
-    {"can't ", Level::critical},       {"could not", Level::critical},
-    {"unable to", Level::critical},    {"no such ", Level::critical},
-    {"killed", Level::critical},       {"timed out", Level::critical},
-    {"refused", Level::critical},      {"exceeded", Level::critical},      {"\xe2\x97\x8f ", Level::critical}, // "● "
-    {"\xe2\x9c\x95", Level::critical},                                    // "✕"
-    {"warn", Level::notable},          {"deprecat", Level::notable},
-    {"note:", Level::notable},         {"summary", Level::notable},
-    {"caused by", Level::critical},    {"unresolved", Level::critical},
-    {"invalid", Level::notable},       {"expected", Level::notable},
+    {"error", Level::critical},
+    {"fail", Level::critical},
+    {"fatal", Level::critical},
+    {"panic", Level::critical},
+    {"exception", Level::critical},
+    {"traceback", Level::critical},
+    {"assert", Level::critical},
+    {"denied", Level::critical},
+    {"not found", Level::critical},
+    {"segmentation fault", Level::critical},
+    {"segfault", Level::critical},
+    {"abort", Level::critical},
+    {"undefined reference", Level::critical},
+    {"cannot ", Level::critical},
+    {"can't ", Level::critical},
+    {"could not", Level::critical},
+    {"unable to", Level::critical},
+    {"no such ", Level::critical},
+    {"killed", Level::critical},
+    {"timed out", Level::critical},
+    {"refused", Level::critical},
+    {"exceeded", Level::critical},
+    {"\xe2\x97\x8f ", Level::critical}, // "● "
+    {"\xe2\x9c\x95", Level::critical},  // "✕"
+    {"warn", Level::notable},
+    {"deprecat", Level::notable},
+    {"note:", Level::notable},
+    {"summary", Level::notable},
+    {"caused by", Level::critical},
+    {"unresolved", Level::critical},
+    {"invalid", Level::notable},
+    {"expected", Level::notable},
 };
 
 std::uint32_t prefix_of(unsigned char a, unsigned char b) {
@@ -131,16 +147,19 @@ std::size_t KeyMatcher::find(std::string_view text, Level at_least) const {
         if (q > 0 && (m_second_pairs[raw / 64] & bit) &&
             match_at(s, n, q - 1, Level::none) >= at_least)
             return q - 1;
-        if ((m_first_pairs[raw / 64] & bit) && match_at(s, n, q, Level::none) >= at_least)
-            return q;
+        if ((m_first_pairs[raw / 64] & bit) && match_at(s, n, q, Level::none) >= at_least) return q;
     }
     return std::string_view::npos;
 }
 
 namespace {
 
-bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-bool is_space(unsigned char c) { return c == ' ' || c == '\t'; }
+bool is_digit(unsigned char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_space(unsigned char c) {
+    return c == ' ' || c == '\t';
+}
 
 std::string_view strip_ending(std::string_view line) {
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
@@ -158,10 +177,14 @@ constexpr std::array<unsigned char, 256> make_classes() {
     std::array<unsigned char, 256> t{};
     for (int c = 0; c < 256; ++c) {
         unsigned char k = 0;
-        if (c == ' ' || c == '\t') k = k_space;
-        else if (c >= '0' && c <= '9') k = k_digit | k_hex;
-        else if ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) k = k_hex;
-        else if (c == '/' || c == '\\') k = k_sep;
+        if (c == ' ' || c == '\t')
+            k = k_space;
+        else if (c >= '0' && c <= '9')
+            k = k_digit | k_hex;
+        else if ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
+            k = k_hex;
+        else if (c == '/' || c == '\\')
+            k = k_sep;
         t[static_cast<std::size_t>(c)] = k;
     }
     return t;
@@ -218,8 +241,10 @@ std::uint64_t shape_signature(std::string_view raw) {
             bool any_digit = false, prev_digit = false;
             for (; i < n && (k_class[s[i]] & k_hex); ++i) {
                 const bool digit = k_class[s[i]] & k_digit;
-                if (!digit) norm[out++] = static_cast<char>(s[i]);
-                else if (!prev_digit) norm[out++] = '0';
+                if (!digit)
+                    norm[out++] = static_cast<char>(s[i]);
+                else if (!prev_digit)
+                    norm[out++] = '0';
                 any_digit |= digit;
                 prev_digit = digit;
             }
@@ -240,7 +265,9 @@ std::uint64_t shape_signature(std::string_view raw) {
     return hash_bytes(norm, out);
 }
 
-std::uint64_t content_hash(std::string_view line) { return std::hash<std::string_view>{}(line); }
+std::uint64_t content_hash(std::string_view line) {
+    return std::hash<std::string_view>{}(line);
+}
 
 bool is_blank(std::string_view line) {
     for (char c : line)

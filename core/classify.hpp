@@ -59,8 +59,9 @@ private:
     std::vector<std::vector<std::uint16_t>> m_buckets;
 };
 
-/// Hash of the line's shape (a filter within one process, never stored or shown): runs of digits, hex ids of 7+ characters, and tokens holding a
-/// path separator each stand for one placeholder; runs of spaces count once.
+/// Hash of the line's shape (a filter within one process, never stored or shown): runs of digits,
+/// hex ids of 7+ characters, and tokens holding a path separator each stand for one placeholder;
+/// runs of spaces count once.
 std::uint64_t shape_signature(std::string_view line);
 
 /// Hash of the line's content, a quick filter before comparing lines (not stable across

@@ -139,7 +139,9 @@ Response run(const Request& req, const Config& cfg) {
 // Exact o200k counts of what the model would have read and what it reads instead. Only rewrites
 // are counted (a pass-through saves nothing), and only up to a size where counting (~100 MB/s)
 // stays a small part of the call; a count that cannot be made is left out, never estimated.
-void count_tokens_for_stats(std::string_view original, const Response& r, const Config& cfg,
+void count_tokens_for_stats(std::string_view original,
+                            const Response& r,
+                            const Config& cfg,
                             RewriteRecord& rec) {
     if (!r.rewritten || !cfg.stats_enabled || !cfg.stats_count_tokens ||
         original.size() > k_stats_token_max_bytes)

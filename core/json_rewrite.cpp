@@ -424,8 +424,8 @@ public:
              const KeyMatcher* keys,
              bool pretty,
              bool trailing_newline)
-        : s_(s), nodes_(nodes), lines_(lines), measure_(measure), options_keys_(keys), pretty_(pretty),
-          trailing_newline_(trailing_newline) {}
+        : s_(s), nodes_(nodes), lines_(lines), measure_(measure), options_keys_(keys),
+          pretty_(pretty), trailing_newline_(trailing_newline) {}
 
     /// The size render() gives the plan for these limits under the measuring context, found
     /// without building the text, so tightening passes over a huge document stay cheap.
@@ -616,9 +616,9 @@ private:
             const Node& item = nodes_[child];
             const std::uint32_t next = item.next;
             if (k >= first) {
-                const bool key = options_keys_ != nullptr && kept < k_key_items &&
-                                 options_keys_->find(raw(item), Level::critical) !=
-                                     std::string_view::npos;
+                const bool key =
+                    options_keys_ != nullptr && kept < k_key_items &&
+                    options_keys_->find(raw(item), Level::critical) != std::string_view::npos;
                 if (key) {
                     ++kept;
                     close(child);

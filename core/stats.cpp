@@ -105,7 +105,9 @@ struct Totals {
         tokens_in += o.tokens_in;
         tokens_out += o.tokens_out;
     }
-    std::uint64_t tokens_saved() const { return tokens_in > tokens_out ? tokens_in - tokens_out : 0; }
+    std::uint64_t tokens_saved() const {
+        return tokens_in > tokens_out ? tokens_in - tokens_out : 0;
+    }
     double saved_percent() const {
         return bytes_in == 0 ? 0.0
                              : 100.0 * static_cast<double>(saved) / static_cast<double>(bytes_in);
@@ -217,10 +219,9 @@ table(std::string_view title, const std::map<std::string, Totals>& rows, const T
                            human_bytes(t.bytes_out), human_bytes(t.saved), pct, t.tokens_saved(),
                            bar(pct));
     };
-    std::string out =
-        fmt::format("{:<{}}  {:>7}  {:>9}  {:>10}  {:>10}  {:>10}  {:>6}  {:>12}\n", title,
-                    name_width, "calls", "rewritten", "bytes in", "bytes out", "saved", "saved%",
-                    "tokens saved");
+    std::string out = fmt::format("{:<{}}  {:>7}  {:>9}  {:>10}  {:>10}  {:>10}  {:>6}  {:>12}\n",
+                                  title, name_width, "calls", "rewritten", "bytes in", "bytes out",
+                                  "saved", "saved%", "tokens saved");
     for (const auto& [name, t] : rows) out += row(printable(name), t);
     out += row("total", total);
     return out;
@@ -241,10 +242,11 @@ std::string text_report(const Config& config, const std::string& path, const Agg
         double pct = t.tokens_in == 0 ? 0.0
                                       : 100.0 * static_cast<double>(t.tokens_saved()) /
                                             static_cast<double>(t.tokens_in);
-        out += fmt::format("\ntokens (o200k_base, exact): {} in, {} out, {} saved ({:.1f}%) over {} "
-                           "counted rewrite{}",
-                           t.tokens_in, t.tokens_out, t.tokens_saved(), pct, t.token_records,
-                           t.token_records == 1 ? "" : "s");
+        out +=
+            fmt::format("\ntokens (o200k_base, exact): {} in, {} out, {} saved ({:.1f}%) over {} "
+                        "counted rewrite{}",
+                        t.tokens_in, t.tokens_out, t.tokens_saved(), pct, t.token_records,
+                        t.token_records == 1 ? "" : "s");
         if (t.rewritten > t.token_records)
             out += fmt::format("; {} rewrite{} not counted", t.rewritten - t.token_records,
                                t.rewritten - t.token_records == 1 ? "" : "s");

@@ -21,14 +21,14 @@
 
 #include "core/text_rewrite.hpp"
 
+#include "core/utf8.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
-
-#include "core/utf8.hpp"
 
 namespace sutra::core {
 namespace {
@@ -53,7 +53,9 @@ constexpr std::size_t k_odd_max_kept = 8;
 // A marker line costs about this many bytes; gaps smaller than that are cheaper to show.
 constexpr std::uint64_t k_marker_cost = 170;
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+    return s.substr(0, p.size()) == p;
+}
 
 // The kind of a line: the shape of its first three words ("npm warn deprecated", "npm warn
 // ERESOLVE", "src/a.c:1:2: warning:").
@@ -108,9 +110,12 @@ public:
             const std::uint64_t size = render(p, m_opt.measure).size();
             best = std::move(p);
             if (size <= m_opt.ceiling) break;
-            if (budget > 512) budget /= 2;
-            else if (context) context = false;
-            else m_critical_room = m_critical_room * 2 / 3;
+            if (budget > 512)
+                budget /= 2;
+            else if (context)
+                context = false;
+            else
+                m_critical_room = m_critical_room * 2 / 3;
         }
         return best;
     }
@@ -238,10 +243,12 @@ private:
             if (j - i >= 4 && bytes_of(i + 1, j - 2) >= k_marker_cost) {
                 similar.push_back({i + 1, j - 2, Reason::similar_lines, 0, 0});
                 for (std::size_t t = i + 1; t < j; ++t)
-                    if (m_fold_of[t] >= 0) dropped_repeat[static_cast<std::size_t>(m_fold_of[t])] = true;
+                    if (m_fold_of[t] >= 0)
+                        dropped_repeat[static_cast<std::size_t>(m_fold_of[t])] = true;
                 // A repeat run that the similar run cuts in two loses its fold; its
                 // representative (line i) stays shown, so nothing is hidden unmarked.
-                if (m_fold_of[i] >= 0) dropped_repeat[static_cast<std::size_t>(m_fold_of[i])] = true;
+                if (m_fold_of[i] >= 0)
+                    dropped_repeat[static_cast<std::size_t>(m_fold_of[i])] = true;
             }
             i = j;
         }
@@ -425,7 +432,8 @@ private:
         const std::size_t head = utf8_floor(r, m_opt.max_line_bytes * 2 / 3);
         const std::size_t tail = utf8_ceil(r, r.size() - m_opt.max_line_bytes / 3);
         Noise noise;
-        add_text(plan, has_noise(r) ? clean_line(r.substr(0, head), noise) : std::string(r.substr(0, head)));
+        add_text(plan, has_noise(r) ? clean_line(r.substr(0, head), noise)
+                                    : std::string(r.substr(0, head)));
         Elision e;
         e.reason = Reason::long_line;
         e.begin = m_lines.begin(i) + head;
@@ -436,7 +444,8 @@ private:
         piece.elision = static_cast<int>(plan.elisions.size() - 1);
         piece.own_line = false;
         plan.pieces.push_back(std::move(piece));
-        add_text(plan, has_noise(r) ? clean_line(r.substr(tail), noise) : std::string(r.substr(tail)));
+        add_text(plan,
+                 has_noise(r) ? clean_line(r.substr(tail), noise) : std::string(r.substr(tail)));
         m_used_ansi |= noise.ansi;
         m_used_redraw |= noise.redraw;
         if (!plan.rules.empty() && plan.rules.back() == "long-line") return;
@@ -470,7 +479,7 @@ private:
             e.last_line = j;
             const std::int32_t f = m_fold_of[i];
             bool one_fold = f >= 0 && m_folds[static_cast<std::size_t>(f)].first == i &&
-                                  m_folds[static_cast<std::size_t>(f)].last == j - 1;
+                            m_folds[static_cast<std::size_t>(f)].last == j - 1;
             // "The N lines above repeat" must be true of the lines right above the marker.
             if (one_fold && m_folds[static_cast<std::size_t>(f)].period > 1) {
                 const Fold& fold = m_folds[static_cast<std::size_t>(f)];

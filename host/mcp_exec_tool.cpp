@@ -2,37 +2,35 @@
 // that wants the compressed view with its restore route), with the `sutra exec` engine. The child
 // gets /dev/null as input and a time limit, because the server answers one request at a time.
 
-#include "host/exec_run.hpp"
-#include "host/mcp_tools.hpp"
-
 #include "core/config.hpp"
 #include "core/utf8.hpp"
+#include "host/exec_run.hpp"
+#include "host/mcp_tools.hpp"
 
 #include <string>
 
 namespace sutra::host::mcp {
 
 Json exec_input_schema() {
-    return Json{
-        {"type", "object"},
-        {"properties",
-         Json{{"command",
-               Json{{"type", "string"},
-                    {"minLength", 1},
-                    {"maxLength", 16384},
-                    {"description", "A shell line, run by /bin/sh -c in the server's working "
-                                    "directory, with no input."}}},
-              {"mode",
-               Json{{"type", "string"},
-                    {"enum", {"auto", "concise", "normal", "verbose", "full"}},
-                    {"description", "How much the view keeps; auto keeps more for a failure."}}},
-              {"timeout_seconds",
-               Json{{"type", "integer"},
-                    {"minimum", 1},
-                    {"maximum", 3600},
-                    {"description", "Kill the command after this long (default 120)."}}}}},
-        {"required", {"command"}},
-        {"additionalProperties", false}};
+    return Json{{"type", "object"},
+                {"properties",
+                 Json{{"command", Json{{"type", "string"},
+                                       {"minLength", 1},
+                                       {"maxLength", 16384},
+                                       {"description",
+                                        "A shell line, run by /bin/sh -c in the server's working "
+                                        "directory, with no input."}}},
+                      {"mode", Json{{"type", "string"},
+                                    {"enum", {"auto", "concise", "normal", "verbose", "full"}},
+                                    {"description",
+                                     "How much the view keeps; auto keeps more for a failure."}}},
+                      {"timeout_seconds",
+                       Json{{"type", "integer"},
+                            {"minimum", 1},
+                            {"maximum", 3600},
+                            {"description", "Kill the command after this long (default 120)."}}}}},
+                {"required", {"command"}},
+                {"additionalProperties", false}};
 }
 
 Json exec_output_schema() {
