@@ -11,15 +11,20 @@
  * may throw or longjmp across this boundary.
  *
  * The lifecycle of one hook call (see docs/adapters.md):
- *   1. decode(payload) -> {"action":"compress"|"pass", "output", "tool", "command",
+ *   1. decode(payload) -> {"action":"compress"|"pass"|"respond", "output", "tool", "command",
  *      "exit_code", "namespace", "mode", "read_file":{"path","size","allowed_dir"},
  *      "route":{"kind":"cli"|"mcp","tool"}, "reason"}
+ *      "respond" (added within version 1) means the module answers the hook itself: `output`
+ *      holds the exact bytes to print and nothing is compressed (Claude Code's PreToolUse
+ *      rewrite). A dispatcher that predates it treats any action but "compress" as a pass.
  *      When `read_file` is present the dispatcher (not the module) reads that file under every
  *      safety check and uses its bytes as the output; any failed check means pass-through.
  *   2. the dispatcher runs the core and, only when the core rewrote the output,
  *   3. encode(payload, result) -> the exact bytes to print on the hook's stdout; an empty string
  *      means print nothing (the host keeps its original result). `result` is
- *      {"view","rewritten","id","original_bytes"}.
+ *      {"view","rewritten","id","original_bytes","context"}: "context" (added within version 1)
+ *      is decode's own "context" value handed back unchanged, so that encode need not parse a
+ *      large payload twice; it is absent when decode gave none, or under an older dispatcher.
  * install/uninstall/detect/doctor take an options object ({"host_program","dry_run"}) and return
  * a result object; see docs/adapters.md for their fields.
  */

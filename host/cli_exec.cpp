@@ -7,8 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <unistd.h>
@@ -27,8 +30,11 @@ bool write_all(int fd, std::string_view data) {
 }
 
 const char* const k_exec_usage =
-    "usage: sutra exec [--mode MODE] [--keep PATTERN]... [--json] -- CMD [ARGS...]\n"
-    "       sutra exec [--mode MODE] [--keep PATTERN]... [--json] --sh 'SHELL LINE'\n";
+    "usage: sutra exec [OPTIONS] -- CMD [ARGS...]\n"
+    "       sutra exec [OPTIONS] [--shell PATH] --sh 'SHELL LINE'\n"
+    "options: --mode MODE, --keep PATTERN (repeatable), --json, --mcp-tool NAME,\n"
+    "         --max-view-bytes N (a lower ceiling on the view than the configured one),\n"
+    "         --no-status-line (the host shows the exit status itself)\n";
 
 std::string json_text(const ExecResult& r) {
     nlohmann::json out;
@@ -64,6 +70,8 @@ int cmd_exec(const Args& args) {
     bool json = false;
     std::vector<std::string> keeps;
     std::optional<std::string> shell_line;
+    std::string shell = "/bin/sh";
+    std::optional<std::uint64_t> max_view;
     std::size_t i = 0;
     for (; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -101,6 +109,28 @@ int cmd_exec(const Args& args) {
             auto v = value("--sh");
             if (!v) return 2;
             shell_line = *v;
+        } else if (a == "--no-status-line") {
+            spec.status_line = false;
+        } else if (a == "--shell") {
+            // The shell that runs --sh; Claude Code's wrapper names the user's bash or zsh.
+            auto v = value("--shell");
+            if (!v) return 2;
+            if (v->empty() || (*v)[0] != '/') {
+                print_error("--shell takes an absolute path");
+                return 2;
+            }
+            shell = *v;
+        } else if (a == "--max-view-bytes") {
+            auto v = value("--max-view-bytes");
+            if (!v) return 2;
+            char* end = nullptr;
+            errno = 0;
+            const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
+            if (v->empty() || *end != '\0' || errno != 0 || n < 1024 || (*v)[0] == '-') {
+                print_error("--max-view-bytes takes a number of bytes, at least 1024");
+                return 2;
+            }
+            max_view = n;
         } else if (a == "--mcp-tool") {
             // Markers then name this MCP tool instead of the `sutra restore` command.
             auto v = value("--mcp-tool");
@@ -122,7 +152,7 @@ int cmd_exec(const Args& args) {
         return 2;
     }
     if (shell_line) {
-        spec.argv = {"/bin/sh", "-c", *shell_line};
+        spec.argv = {shell, "-c", *shell_line};
         spec.command = *shell_line;
     } else {
         if (command.empty()) {
@@ -140,6 +170,7 @@ int cmd_exec(const Args& args) {
         return 2;
     }
     for (auto& k : keeps) config->keep_patterns.push_back(std::move(k));
+    if (max_view) config->max_view_bytes = std::min(config->max_view_bytes, *max_view);
     if (!json)
         spec.raw_sink = [](std::string_view bytes) { return write_all(STDOUT_FILENO, bytes); };
 
@@ -153,7 +184,7 @@ int cmd_exec(const Args& args) {
         write_all(STDOUT_FILENO, json_text(r));
     } else if (!r.passed_raw) {
         write_all(STDOUT_FILENO, r.view);
-    } else {
+    } else if (spec.status_line) {
         const std::string line = status_line(r.exit_code, r.signal);
         if (!line.empty()) std::fprintf(stderr, "sutra: %s\n", line.c_str());
     }

@@ -41,10 +41,11 @@ struct Selection {
     std::string client;
     std::string profile; // a host profile (Hermes), passed to the modules as "profile"
     bool dry_run = false;
+    bool wrap_bash = false; // Claude Code's opt-in PreToolUse route (install only)
     bool ok = true;
 };
 
-Selection parse_args(const Args& args, bool allow_dry_run) {
+Selection parse_args(const Args& args, bool allow_dry_run, bool allow_wrap = false) {
     Selection s;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--client" && i + 1 < args.size()) {
@@ -53,6 +54,8 @@ Selection parse_args(const Args& args, bool allow_dry_run) {
             s.profile = args[++i];
         } else if (args[i] == "--dry-run" && allow_dry_run) {
             s.dry_run = true;
+        } else if (args[i] == "--wrap-bash" && allow_wrap) {
+            s.wrap_bash = true;
         } else {
             print_error("unexpected argument '" + args[i] + "'");
             s.ok = false;
@@ -164,6 +167,7 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
     }
     json options = {
         {"host_program", program}, {"sutra_program", sutra_program()}, {"dry_run", s.dry_run}};
+    if (s.wrap_bash) options["wrap_bash"] = true;
     if (!s.profile.empty()) options["profile"] = s.profile;
     int failures = 0;
     bool any = false;
@@ -252,7 +256,7 @@ int cmd_detect(const Args& args) {
 }
 
 int cmd_install(const Args& args) {
-    const Selection s = parse_args(args, true);
+    const Selection s = parse_args(args, true, true);
     return s.ok ? for_clients(s, Plugin::Op::install, "install into") : 2;
 }
 

@@ -147,7 +147,7 @@ public:
             finish_stream(r);
             break;
         }
-        if (!r.passed_raw) {
+        if (!r.passed_raw && m_spec.status_line) {
             const std::string line = status_line(exit_code, signal);
             if (!line.empty()) {
                 if (!r.view.empty() && r.view.back() != '\n') r.view += '\n';

@@ -29,6 +29,9 @@ struct ExecSpec {
     /// Kill the child (SIGKILL) once it has run this long; 0: no limit. For callers that must
     /// answer, such as the MCP tool.
     unsigned timeout_seconds = 0;
+    /// End a non-zero status's view with "[sutra: command exited with status N]". Off for hosts
+    /// that show the status themselves (Claude Code's "Exit code N").
+    bool status_line = true;
 };
 
 struct ExecElision {

@@ -106,7 +106,18 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
         why = "decode returned no JSON object";
         return {};
     }
-    if (decoded.value("action", std::string()) != "compress") {
+    const std::string action = decoded.value("action", std::string());
+    if (action == "respond") {
+        // The adapter answers the hook itself (a PreToolUse rewrite); nothing to compress.
+        const auto o = decoded.find("output");
+        if (o == decoded.end() || !o->is_string()) {
+            why = "respond without an output";
+            return {};
+        }
+        why = "adapter responds: " + decoded.value("reason", std::string("(no reason given)"));
+        return o->get<std::string>();
+    }
+    if (action != "compress") {
         why = "adapter passes: " + decoded.value("reason", std::string("(no reason given)"));
         return {};
     }
@@ -169,6 +180,7 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
                    {"rewritten", true},
                    {"original_bytes", res.original_bytes},
                    {"id", res.id ? json(*res.id) : json(nullptr)}};
+    if (const auto c = decoded.find("context"); c != decoded.end()) result["context"] = *c;
     const auto encoded =
         plugin.encode(payload, result.dump(-1, ' ', false, json::error_handler_t::replace));
     if (!encoded) {

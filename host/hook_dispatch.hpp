@@ -23,7 +23,9 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
                                                               std::uint64_t limit = 64ull << 20,
                                                               std::string_view naming = "txt");
 
-/// Runs decode → (checked file read) → core::compress → encode. Returns the bytes to print;
+/// Runs decode → (checked file read) → core::compress → encode, or returns the adapter's own
+/// answer when decode says "respond" (Claude Code's PreToolUse rewrite). Returns the bytes to
+/// print;
 /// "" means pass through, and `why` then says why (for SUTRA_DEBUG and doctor).
 std::string run_hook(const Plugin& plugin, std::string_view payload, std::string& why);
 

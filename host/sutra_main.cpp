@@ -1,11 +1,11 @@
 // `sutra`: the command-line front end of the core. Dispatches to one function per subcommand.
 
+#include "host/cli.hpp"
+
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <string>
-
-#include "host/cli.hpp"
 
 namespace {
 
@@ -25,7 +25,9 @@ const char* const k_usage =
     "  mcp                 serve sutra's tools over MCP (stdio)\n"
     "  tokens [FILE] [--encoding o200k|cl100k]   count tokens exactly\n"
     "  detect              which agent hosts are present and hooked\n"
-    "  install [--client NAME] [--dry-run]     add sutra's hook to a host (backs files up)\n"
+    "  install [--client NAME] [--dry-run] [--wrap-bash]\n"
+    "                      add sutra's hook to a host (backs files up); --wrap-bash: Claude\n"
+    "                      Code also routes Bash through `sutra exec`, covering failing commands\n"
     "  uninstall [--client NAME] [--dry-run]   remove it (restores the original bytes)\n"
     "  doctor              run a sample through each installed hook\n"
     "  outline FILE [--json]   the symbols of a source file, one line each\n"

@@ -10,13 +10,17 @@
 // model sees it, mcp__sutra__sutra_restore, else the shell route `sutra restore …`.
 
 #include "core/plugin_sdk.hpp"
+#include "plugins/claude/bash_route.hpp"
 #include "plugins/common/hook_settings.hpp"
 #include "plugins/common/mcp_registration.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <climits>
 #include <string>
 #include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace sutra::plugins::claude {
 
@@ -138,20 +142,93 @@ std::string tool_results_dir(const json& p) {
     return (projects / sanitized(cwd) / session / "tool-results").string();
 }
 
+bool is_executable_file(const std::string& path) {
+    struct stat st {};
+    return !path.empty() && path[0] == '/' && ::stat(path.c_str(), &st) == 0 &&
+           S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// The sutra binary the wrapper runs: the one install named in the hook command
+// (SUTRA_PROGRAM=…), else the `sutra` beside the running sutra-host (an installed layout).
+std::string sutra_program() {
+    if (const char* v = std::getenv("SUTRA_PROGRAM"); v != nullptr && is_executable_file(v))
+        return v;
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return {};
+    const std::string exe(buf, static_cast<std::size_t>(n));
+    const std::string beside = exe.substr(0, exe.rfind('/') + 1) + "sutra";
+    return is_executable_file(beside) ? beside : std::string();
+}
+
+// The shell Claude Code runs Bash commands with: the user's $SHELL when it is bash or zsh,
+// else bash.
+std::string command_shell() {
+    if (const char* v = std::getenv("SHELL"); v != nullptr && is_executable_file(v)) {
+        const std::string_view base =
+            std::string_view(v).substr(std::string_view(v).rfind('/') + 1);
+        if (base == "bash" || base == "zsh") return v;
+    }
+    for (const char* bash : {"/bin/bash", "/usr/bin/bash"})
+        if (is_executable_file(bash)) return bash;
+    return {};
+}
+
+// PreToolUse (installed only with --wrap-bash): a Bash command whose meaning survives a child
+// shell runs under `sutra exec`, so its output is compressed even when it fails. The answer
+// carries the whole tool_input with only `command` changed, and no permission decision, so the
+// user's permission rules and prompts apply as before (to the wrapped text).
+std::string decode_pre_tool_use(const json& p) {
+    if (p.value("tool_name", std::string()) != "Bash") return common::pass("not Bash");
+    const auto input = p.find("tool_input");
+    if (input == p.end() || !input->is_object()) return common::pass("no tool_input");
+    const auto cmd = input->find("command");
+    if (cmd == input->end() || !cmd->is_string()) return common::pass("no command");
+    if (const auto bg = input->find("run_in_background");
+        bg != input->end() && !(bg->is_boolean() && !bg->get<bool>()))
+        return common::pass("a background command");
+    const std::string program = sutra_program();
+    if (program.empty()) return common::pass("no sutra binary to route through");
+    const std::string shell = command_shell();
+    if (shell.empty()) return common::pass("no bash or zsh");
+    const char* path = std::getenv("PATH");
+    const std::string command = cmd->get<std::string>();
+    if (auto why = route_refusal(command, [&](std::string_view name) {
+            return program_on_path(name, path != nullptr ? path : "");
+        }))
+        return common::pass("not routed: " + *why);
+    Wrapper w{program, shell, std::string(), 8192};
+    if (restore_route(p).value("kind", std::string()) == "mcp") w.mcp_tool = k_restore_tool;
+    json updated = *input;
+    updated["command"] = wrap_command(w, command);
+    const json answer = {
+        {"hookSpecificOutput", {{"hookEventName", "PreToolUse"}, {"updatedInput", updated}}}};
+    return json{{"action", "respond"},
+                {"output", answer.dump(-1, ' ', false, json::error_handler_t::replace)},
+                {"reason", "routed through sutra exec"}}
+        .dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 std::string decode_payload(std::string_view payload) {
     const json p = json::parse(payload, nullptr, false);
     if (!p.is_object()) return common::pass("malformed payload");
-    if (p.value("hook_event_name", std::string()) != "PostToolUse")
-        return common::pass("not PostToolUse");
+    const std::string event = p.value("hook_event_name", std::string());
+    if (event == "PreToolUse") return decode_pre_tool_use(p);
+    if (event != "PostToolUse") return common::pass("not PostToolUse");
     const std::string tool = p.value("tool_name", std::string());
     const auto resp = p.find("tool_response");
     if (resp == p.end()) return common::pass("no tool_response");
-    json out = {{"action", "compress"}, {"tool", tool}, {"route", restore_route(p)}};
+    json out = {{"action", "compress"},
+                {"tool", tool},
+                {"route", restore_route(p)},
+                {"context", encode_context(tool, *resp)}};
 
     if (is_shell(tool)) {
         const json input = p.value("tool_input", json::object());
         const std::string command = input.is_object() ? input.value("command", std::string()) : "";
-        if (common::is_restore_command(command)) return common::pass("sutra restore output");
+        const std::string sub = common::sutra_subcommand(command);
+        if (sub == "restore") return common::pass("sutra restore output");
+        if (sub == "exec") return common::pass("already a sutra exec view");
         if (!resp->is_object() || !resp->contains("stdout") || !(*resp)["stdout"].is_string())
             return common::pass("unknown shape");
         if (resp->value("isImage", false)) return common::pass("image output");
@@ -196,7 +273,8 @@ std::string decode_payload(std::string_view payload) {
             return out.dump();
         }
         if (resp->is_array() && resp->size() == 1 && (*resp)[0].is_object() &&
-            (*resp)[0].value("type", std::string()) == "text" && (*resp)[0].contains("text") && (*resp)[0]["text"].is_string()) {
+            (*resp)[0].value("type", std::string()) == "text" && (*resp)[0].contains("text") &&
+            (*resp)[0]["text"].is_string()) {
             out["output"] = (*resp)[0]["text"];
             return out.dump();
         }
@@ -205,26 +283,46 @@ std::string decode_payload(std::string_view payload) {
     return common::pass("tool " + tool + " passes through");
 }
 
+// What encode needs from the payload, handed back by the dispatcher as the result's "context" so
+// that encode need not parse the whole payload (with its output) a second time.
+json encode_context(const std::string& tool, const json& resp) {
+    json ctx = {{"tool", tool}};
+    if (is_shell(tool)) {
+        ctx["interrupted"] = resp.is_object() && resp.value("interrupted", false);
+    } else if (tool == "Grep" && resp.is_object()) {
+        json rest = resp;
+        rest.erase("content");
+        ctx["response"] = std::move(rest);
+    } else {
+        ctx["string"] = resp.is_string();
+    }
+    return ctx;
+}
+
 std::string encode_result(std::string_view payload, std::string_view result_text) {
-    const json p = json::parse(payload, nullptr, false);
     const json r = json::parse(result_text, nullptr, false);
-    if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
-    const std::string tool = p.value("tool_name", std::string());
-    const json resp = p.value("tool_response", json());
+    if (!r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
+    json ctx = r.value("context", json());
+    if (!ctx.is_object()) { // a dispatcher that does not pass the context back
+        const json p = json::parse(payload, nullptr, false);
+        if (!p.is_object()) return {};
+        ctx = encode_context(p.value("tool_name", std::string()), p.value("tool_response", json()));
+    }
+    const std::string tool = ctx.value("tool", std::string());
     json replacement;
     if (is_shell(tool)) {
         // Exactly the three required keys: persistedOutputPath would re-wrap stdout into the
         // preview, and structuredContent would take precedence over it.
-        replacement = {
-            {"stdout", r["view"]},
-            {"stderr", ""},
-            {"interrupted", resp.is_object() ? resp.value("interrupted", false) : false}};
-    } else if (tool == "Grep") {
-        replacement = resp;
+        replacement = {{"stdout", r["view"]},
+                       {"stderr", ""},
+                       {"interrupted", ctx.value("interrupted", false)}};
+    } else if (tool == "Grep" && ctx.contains("response") && ctx["response"].is_object()) {
+        replacement = ctx["response"];
         replacement["content"] = r["view"];
     } else if (tool.rfind("mcp__", 0) == 0) {
-        replacement =
-            resp.is_string() ? r["view"] : json::array({{{"type", "text"}, {"text", r["view"]}}});
+        replacement = ctx.value("string", false)
+                          ? r["view"]
+                          : json::array({{{"type", "text"}, {"text", r["view"]}}});
     } else {
         return {};
     }
@@ -242,11 +340,23 @@ common::HookSpec hook_spec(const std::string& host_program) {
     return spec;
 }
 
+// The opt-in PreToolUse route. The command names the sutra binary the wrapper will run.
+common::HookSpec pre_hook_spec(const std::string& host_program, const std::string& sutra) {
+    common::HookSpec spec = hook_spec(host_program);
+    spec.event = "PreToolUse";
+    spec.matcher = "Bash";
+    spec.timeout = 10;
+    if (!sutra.empty())
+        spec.command = "SUTRA_PROGRAM=" + common::shell_word(sutra) + " " + spec.command;
+    return spec;
+}
+
 } // namespace
 
 struct Adapter {
     static constexpr const char* name = "claude";
-    static constexpr const char* description = "Claude Code (PostToolUse updatedToolOutput)";
+    static constexpr const char* description =
+        "Claude Code (PostToolUse updatedToolOutput; opt-in PreToolUse route for Bash)";
 
     std::string decode(std::string_view payload) { return decode_payload(payload); }
     std::string encode(std::string_view payload, std::string_view result) {
@@ -262,8 +372,15 @@ struct Adapter {
                                                 mcp_entry(o.sutra_program), entry_command);
                 if (mcp) mcp->create_mode = 0600; // the host keeps account data in this file
             }
-            auto r = common::install_hook(settings_path(), hook_spec(o.host_program), o.dry_run);
+            std::vector<common::HookSpec> specs{hook_spec(o.host_program)};
+            if (o.wrap_bash) specs.push_back(pre_hook_spec(o.host_program, o.sutra_program));
+            auto r = common::install_hooks(settings_path(), specs, o.dry_run);
             if (!r.value("ok", false)) return r;
+            if (o.wrap_bash)
+                r["messages"].push_back(
+                    settings_path() +
+                    ": Bash commands are routed through `sutra exec` (PreToolUse), so failing "
+                    "commands are compressed too; permission rules now see the wrapped command");
             if (o.sutra_program.empty()) {
                 common::note_no_program(r);
             } else if (mcp) {
@@ -278,7 +395,10 @@ struct Adapter {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
             const auto mcp = common::plan_json_uninstall(mcp_config_path(), "mcpServers");
-            auto r = common::uninstall_hook(settings_path(), hook_spec(o.host_program), o.dry_run);
+            auto r = common::uninstall_hooks(
+                settings_path(),
+                {hook_spec(o.host_program), pre_hook_spec(o.host_program, o.sutra_program)},
+                o.dry_run);
             if (!r.value("ok", false)) return r;
             if (mcp) {
                 if (mcp->action == "modify")
@@ -301,6 +421,7 @@ struct Adapter {
                 {"client", "claude"},
                 {"found", std::filesystem::is_directory(config_dir())},
                 {"installed", cmd.has_value()},
+                {"wrap_bash", common::our_command(doc, pre_hook_spec("", "")).has_value()},
                 {"path", path},
                 {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
                 {"disabled", doc.value("disableAllHooks", false)},

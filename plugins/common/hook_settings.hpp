@@ -23,6 +23,7 @@
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace sutra::plugins::common {
 
@@ -191,22 +192,47 @@ inline std::optional<std::string> our_command(const ojson& doc, const HookSpec& 
     return std::nullopt;
 }
 
-/// The text install makes of `original` (absent = no file): our entry replaced or appended.
+/// The text install makes of `original` (absent = no file): each entry replaced or appended, in
+/// the order given; the original bytes when every entry is already there.
+inline std::string with_hooks(const std::optional<std::string>& original,
+                              const std::string& path,
+                              const std::vector<HookSpec>& specs) {
+    ojson doc = parse_settings(original, path);
+    bool changed = false;
+    for (const HookSpec& spec : specs) {
+        if (our_command(doc, spec) == spec.command) continue;
+        changed = true;
+        strip_ours(doc, spec);
+        if (!doc.contains("hooks") || !doc["hooks"].is_object()) doc["hooks"] = ojson::object();
+        ojson& event = doc["hooks"][spec.event];
+        if (!event.is_array()) event = ojson::array();
+        ojson group = ojson::object();
+        if (!spec.matcher.empty()) group["matcher"] = spec.matcher;
+        group["hooks"] = ojson::array(
+            {ojson{{"type", "command"}, {"command", spec.command}, {"timeout", spec.timeout}}});
+        event.push_back(group);
+    }
+    return changed ? serialize(doc, original) : original.value_or(std::string());
+}
+
 inline std::string with_hook(const std::optional<std::string>& original,
                              const std::string& path,
                              const HookSpec& spec) {
-    ojson doc = parse_settings(original, path);
-    if (our_command(doc, spec) == spec.command) return original.value_or(std::string());
-    strip_ours(doc, spec);
-    if (!doc.contains("hooks") || !doc["hooks"].is_object()) doc["hooks"] = ojson::object();
-    ojson& event = doc["hooks"][spec.event];
-    if (!event.is_array()) event = ojson::array();
-    ojson group = ojson::object();
-    if (!spec.matcher.empty()) group["matcher"] = spec.matcher;
-    group["hooks"] = ojson::array(
-        {ojson{{"type", "command"}, {"command", spec.command}, {"timeout", spec.timeout}}});
-    event.push_back(group);
-    return serialize(doc, original);
+    return with_hooks(original, path, {spec});
+}
+
+/// True when `text` parses and holds none of the given entries (a clean pre-install state).
+inline bool has_none_of(const std::optional<std::string>& text,
+                        const std::string& path,
+                        const std::vector<HookSpec>& specs) {
+    try {
+        const ojson doc = parse_settings(text, path);
+        for (const HookSpec& spec : specs)
+            if (our_command(doc, spec)) return false;
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
 }
 
 inline ojson file_change(const std::string& path,
@@ -234,9 +260,10 @@ inline mode_t file_mode(const std::string& path, mode_t fallback) {
     return ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : fallback;
 }
 
-/// Installs `spec` into the settings file at `path`. Result: {"ok","changed","files":[…],
-/// "messages":[…]} or {"ok":false,"error"}.
-inline ojson install_hook(const std::string& settings_path, const HookSpec& spec, bool dry_run) {
+/// Installs `specs` into the settings file at `path` in one write. Result: {"ok","changed",
+/// "files":[…], "messages":[…]} or {"ok":false,"error"}.
+inline ojson
+install_hooks(const std::string& settings_path, const std::vector<HookSpec>& specs, bool dry_run) {
     const std::string path = real_target(settings_path);
     const auto before = read_text(path);
     const ojson doc = parse_settings(before, path);
@@ -245,7 +272,7 @@ inline ojson install_hook(const std::string& settings_path, const HookSpec& spec
                      {"error", path +
                                    " sets \"disableAllHooks\": true; sutra's hook would never run. "
                                    "Remove that setting first (nothing was changed)."}};
-    const std::string after = with_hook(before, path, spec);
+    const std::string after = with_hooks(before, path, specs);
     ojson result{
         {"ok", true}, {"changed", false}, {"files", ojson::array()}, {"messages", ojson::array()}};
     if (before && after == *before) {
@@ -268,17 +295,32 @@ inline ojson install_hook(const std::string& settings_path, const HookSpec& spec
     return result;
 }
 
-/// The newest FILE.sutra-backup[-N], if any.
-inline std::optional<std::string> latest_backup(const std::string& path) {
-    std::optional<std::string> found;
-    if (fs::exists(path + ".sutra-backup")) found = path + ".sutra-backup";
+inline ojson install_hook(const std::string& settings_path, const HookSpec& spec, bool dry_run) {
+    return install_hooks(settings_path, {spec}, dry_run);
+}
+
+/// FILE.sutra-backup, FILE.sutra-backup-2, … that exist, oldest first.
+inline std::vector<std::string> backups(const std::string& path) {
+    std::vector<std::string> found;
+    if (fs::exists(path + ".sutra-backup")) found.push_back(path + ".sutra-backup");
     for (int n = 2; fs::exists(path + ".sutra-backup-" + std::to_string(n)); ++n)
-        found = path + ".sutra-backup-" + std::to_string(n);
+        found.push_back(path + ".sutra-backup-" + std::to_string(n));
     return found;
 }
 
-/// Removes our hook from the settings file at `path` (see the file comment).
-inline ojson uninstall_hook(const std::string& settings_path, HookSpec spec, bool dry_run) {
+/// The newest FILE.sutra-backup[-N], if any.
+inline std::optional<std::string> latest_backup(const std::string& path) {
+    const auto all = backups(path);
+    return all.empty() ? std::nullopt : std::optional<std::string>(all.back());
+}
+
+/// Removes our hooks from the settings file at `path` (see the file comment). Each install that
+/// changed the file left a backup; the newest one without any of our entries from which install
+/// makes exactly the current text is the user's own file, and is put back with the newer ones
+/// (our intermediate states) removed.
+inline ojson uninstall_hooks(const std::string& settings_path,
+                             const std::vector<HookSpec>& specs,
+                             bool dry_run) {
     const std::string path = real_target(settings_path);
     const auto before = read_text(path);
     ojson result{
@@ -288,27 +330,48 @@ inline ojson uninstall_hook(const std::string& settings_path, HookSpec spec, boo
         return result;
     }
     ojson doc = parse_settings(before, path);
-    const auto installed = our_command(doc, spec);
-    if (!installed) {
+    // Compare against what install made with the very commands now in the file.
+    std::vector<HookSpec> installed;
+    for (HookSpec spec : specs)
+        if (const auto cmd = our_command(doc, spec)) {
+            spec.command = *cmd;
+            installed.push_back(spec);
+        }
+    if (installed.empty()) {
         result["messages"].push_back(path + ": no sutra hook, nothing to remove");
         return result;
     }
-    spec.command = *installed; // compare against what install made with this very command
     ojson change;
-    std::optional<std::string> backup = latest_backup(path);
-    std::optional<std::string> backup_text = backup ? read_text(*backup) : std::nullopt;
-    if (backup_text && with_hook(backup_text, path, spec) == *before) {
+    const std::vector<std::string> saved = backups(path);
+    std::optional<std::size_t> pick;
+    std::optional<std::string> backup_text;
+    for (std::size_t i = saved.size(); i-- > 0 && !pick;) {
+        auto text = read_text(saved[i]);
+        if (text && has_none_of(text, path, specs) &&
+            with_hooks(text, path, installed) == *before) {
+            pick = i;
+            backup_text = std::move(text);
+        }
+    }
+    if (pick) {
         change = file_change(path, "restore", before, backup_text);
-        change["backup"] = *backup;
+        change["backup"] = saved[*pick];
         if (!dry_run) {
             write_atomic(path, *backup_text, file_mode(path, 0600));
-            fs::remove(*backup);
+            for (std::size_t i = *pick; i < saved.size(); ++i) fs::remove(saved[i]);
         }
-    } else if (with_hook(std::nullopt, path, spec) == *before) {
+    } else if (with_hooks(std::nullopt, path, installed) == *before) {
         change = file_change(path, "delete", before, std::nullopt);
-        if (!dry_run) fs::remove(path);
+        if (!dry_run) {
+            fs::remove(path);
+            // Backups of our own intermediate states (an upgrade of a file install created).
+            for (const std::string& b : saved)
+                if (auto text = read_text(b); text && !has_none_of(text, path, specs) &&
+                                              with_hooks(text, path, installed) == *before)
+                    fs::remove(b);
+        }
     } else {
-        strip_ours(doc, spec);
+        for (const HookSpec& spec : installed) strip_ours(doc, spec);
         const std::string after = serialize(doc, before);
         change = file_change(path, "modify", before, after);
         result["messages"].push_back(
@@ -321,12 +384,17 @@ inline ojson uninstall_hook(const std::string& settings_path, HookSpec spec, boo
     return result;
 }
 
+inline ojson uninstall_hook(const std::string& settings_path, const HookSpec& spec, bool dry_run) {
+    return uninstall_hooks(settings_path, {spec}, dry_run);
+}
+
 /// Options every install/uninstall gets: {"host_program": "/abs/sutra-host", "sutra_program":
 /// "/abs/sutra" (the MCP server's binary; empty = register none), "dry_run": bool}.
 struct Options {
     std::string host_program;
     std::string sutra_program;
     bool dry_run = false;
+    bool wrap_bash = false; ///< Claude Code: also install the PreToolUse route (opt-in)
 };
 
 inline Options parse_options(std::string_view json_text) {
@@ -336,6 +404,7 @@ inline Options parse_options(std::string_view json_text) {
         out.host_program = o.value("host_program", std::string());
         out.sutra_program = o.value("sutra_program", std::string());
         out.dry_run = o.value("dry_run", false);
+        out.wrap_bash = o.value("wrap_bash", false);
     }
     return out;
 }
@@ -345,18 +414,40 @@ inline std::string pass(const std::string& reason) {
     return ojson{{"action", "pass"}, {"reason", reason}}.dump();
 }
 
+/// The subcommand of a shell command that runs sutra (`sutra restore …` gives "restore",
+/// `'/opt/x/sutra' exec …` gives "exec"); "" for any other command. Leading variable
+/// assignments are skipped and a single-quoted program path is read as one word.
+inline std::string sutra_subcommand(const std::string& command) {
+    std::size_t i = 0;
+    auto next_word = [&]() -> std::optional<std::string> {
+        i = command.find_first_not_of(" \t\n", i);
+        if (i == std::string::npos) return std::nullopt;
+        std::string word;
+        while (i < command.size() && !std::isspace(static_cast<unsigned char>(command[i]))) {
+            if (command[i] == '\'') {
+                const auto end = command.find('\'', i + 1);
+                if (end == std::string::npos) return std::nullopt;
+                word += command.substr(i + 1, end - i - 1);
+                i = end + 1;
+            } else {
+                word += command[i++];
+            }
+        }
+        return word;
+    };
+    auto word = next_word();
+    while (word && word->find('=') != std::string::npos &&
+           word->find('/') > word->find('=')) // NAME=value
+        word = next_word();
+    if (!word) return {};
+    const auto slash = word->rfind('/');
+    if ((slash == std::string::npos ? *word : word->substr(slash + 1)) != "sutra") return {};
+    return next_word().value_or(std::string());
+}
+
 /// True for a shell command that runs `sutra restore …` (its output must never be re-compressed).
 inline bool is_restore_command(const std::string& command) {
-    std::size_t i = command.find_first_not_of(" \t\n");
-    if (i == std::string::npos) return false;
-    const std::size_t end = command.find_first_of(" \t\n", i);
-    std::string first = command.substr(i, end == std::string::npos ? std::string::npos : end - i);
-    if (const auto slash = first.rfind('/'); slash != std::string::npos)
-        first = first.substr(slash + 1);
-    if (first != "sutra" || end == std::string::npos) return false;
-    const std::size_t j = command.find_first_not_of(" \t\n", end);
-    return j != std::string::npos && command.compare(j, 7, "restore") == 0 &&
-           (j + 7 == command.size() || std::isspace(static_cast<unsigned char>(command[j + 7])));
+    return sutra_subcommand(command) == "restore";
 }
 
 /// Runs an install/uninstall/detect/doctor step; an exception becomes {"ok":false,"error"} so

@@ -82,6 +82,54 @@ check "the model-issued MCP restore returns the elided lines byte for byte (its 
     '[ -s "$T/mcp-restored" ] && python3 -c "import sys; got=open(sys.argv[1],\"rb\").read(); sys.exit(not open(sys.argv[2],\"rb\").read().startswith(got))" "$T/mcp-restored" "$T/want-range"'
 stop_mock
 
+# Failing commands: Claude Code sends a non-zero exit to PostToolUseFailure, which cannot replace
+# output, so the opt-in PreToolUse route runs Bash commands under `sutra exec`. The model runs a
+# failing build, restores one elided range through the shell, and runs a small command.
+check "sutra install --client claude --wrap-bash" '"$SUTRA_BIN" install --client claude --wrap-bash >"$T/install-wrap.out"'
+check "the PreToolUse route for Bash is in settings.json" \
+    '[ "$(json "$HOME/.claude/settings.json" "d[\"hooks\"][\"PreToolUse\"][-1][\"matcher\"]")" = Bash ]'
+rm -f "$T"/mock/req-*.json "$T/mock/port"
+start_mock mock_claude.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"tool":"Bash","input":{"command":"cat "+sys.argv[1]+"; exit 3","description":"build"}},{"bash_restore":sys.argv[2]},{"tool":"Bash","input":{"command":"printf '"'"'small output\\n'"'"'","description":"small"}}]))' "$T/big.log" "$SUTRA_BIN")"
+started=$SECONDS
+ANTHROPIC_BASE_URL=http://127.0.0.1:$port timeout 300 "$host_bin" -p "go" \
+    --allowedTools "Bash mcp__sutra__sutra_restore" --debug-file "$T/debug-wrap.log" >"$T/run-wrap.out" 2>&1
+echo "  claude -p (route on) exited $? after $(ls "$T/mock" | grep -c '^req-') model requests ($((SECONDS - started)) s)"
+# result N: the Nth tool result as {"is_error", "text"}, from the request that carries N of them.
+result() {
+    for f in "$T"/mock/req-*.json; do
+        python3 - "$f" "$1" >"$T/result-$1.json" <<'PY' && return 0
+import json, sys
+d = json.load(open(sys.argv[1]))
+res = [b for m in d.get("messages", []) if isinstance(m.get("content"), list) for b in m["content"] if b.get("type") == "tool_result"]
+if len(res) != int(sys.argv[2]): sys.exit(1)
+c = res[-1]["content"]
+print(json.dumps({"is_error": bool(res[-1].get("is_error")), "text": c if isinstance(c, str) else "".join(b.get("text", "") for b in c)}))
+PY
+    done
+    return 1
+}
+result 1 || bad "no request carried the failing command's result (see $T/run-wrap.out)"
+python3 -c 'import json,sys; sys.stdout.write(json.load(open(sys.argv[1]))["text"])' "$T/result-1.json" >"$T/fail-view.txt"
+echo "  failing command: the model got $(wc -c <"$T/fail-view.txt") bytes for a $(stat -c %s "$T/big.log")-byte output"
+check "the failure still reaches the model as a failure (is_error, Exit code 3)" \
+    '[ "$(json "$T/result-1.json" "d[\"is_error\"]")" = True ] && head -1 "$T/fail-view.txt" | grep -qx "Exit code 3"'
+check "the failing command's output is sutra's view, with its marker" 'grep -q "\[sutra: " "$T/fail-view.txt"'
+check "the failing command's error line is visible" 'grep -qF "$error_line" "$T/fail-view.txt"'
+check "the failing command's view is much smaller (< 1/4) and under Claude Code's 10,000-char cut" \
+    '[ $(($(wc -c <"$T/fail-view.txt") * 4)) -lt $(stat -c %s "$T/big.log") ] && [ $(wc -c <"$T/fail-view.txt") -lt 10000 ] && ! grep -q "characters truncated" "$T/fail-view.txt"'
+range=$(grep -o 'mcp__sutra__sutra_restore(id="[^"]*", mode="lines", start=[0-9]*, end=[0-9]*)' "$T/fail-view.txt" | head -1)
+rid=$(echo "$range" | sed 's/.*id="\([^"]*\)".*/\1/')
+first=$(echo "$range" | sed 's/.*start=\([0-9]*\).*/\1/')
+last=$(echo "$range" | sed 's/.*end=\([0-9]*\).*/\1/')
+"$SUTRA_BIN" restore "$rid" --lines "$first-$last" >"$T/want-restore" 2>/dev/null
+result 2 || bad "no request carried the shell restore's result"
+check "a sutra restore through Bash reaches the model untouched" \
+    '[ -s "$T/want-restore" ] && python3 -c "import json,sys; got=json.load(open(sys.argv[1]))[\"text\"]; want=open(sys.argv[2]).read().rstrip(\"\\n\"); sys.exit(not (got.startswith(want) and \"[sutra: \" not in got))" "$T/result-2.json" "$T/want-restore"'
+result 3 || bad "no request carried the small command's result"
+check "a small output arrives unchanged" '[ "$(json "$T/result-3.json" "d[\"text\"]")" = "small output" ]'
+check "the debug log shows the Bash commands ran as rewritten by the hook" 'grep -q "exec --shell" "$T/debug-wrap.log"'
+stop_mock
+
 check "sutra uninstall --client claude" '"$SUTRA_BIN" uninstall --client claude >"$T/uninstall.out"'
 cat "$T/uninstall.out"
 check "settings.json is back to the original bytes" 'cmp -s "$T/settings.orig" "$HOME/.claude/settings.json"'

@@ -1,7 +1,8 @@
 // Loopback mock of the Anthropic Messages API for Claude Code (hosts.md §7.1). Reply N answers
 // the request that already carries N tool results: MOCK_STEPS is a JSON array of steps,
-// {"tool": NAME, "input": {...}} or {"restore": TOOL} (the call the first sutra marker in the
-// last tool result names, issued as the model would); past the end it says "done". Every request body is saved as
+// {"tool": NAME, "input": {...}}, {"restore": TOOL} (the call the first sutra marker in the
+// last tool result names, issued as the model would) or {"bash_restore": SUTRA} (that marker's
+// range through `SUTRA restore` in Bash); past the end it says "done". Every request body is saved as
 // $MOCK_DIR/req-N.json; the port goes to $MOCK_DIR/port.
 import { createServer } from "node:http"
 import { writeFileSync } from "node:fs"
@@ -24,6 +25,12 @@ createServer((req, res) => {
       // The first marker's own call, e.g. TOOL(id="su_…", mode="lines", start=2, end=1699).
       const m = text(results.at(-1)?.content).match(new RegExp(`${step.restore}\\(id="([^"]+)", mode="(\\w+)", start=(\\d+), end=(\\d+)\\)`)) || []
       step = { tool: step.restore, input: { id: m[1] || "none", mode: m[2] || "full", start: Number(m[3] || 0), end: Number(m[4] || 0) } }
+    }
+    if (step?.bash_restore) {
+      // The same marker's range, restored through the shell: `SUTRA restore ID --lines A-B`.
+      const t = text(results.at(-1)?.content)
+      const m = t.match(/\w+\(id="([^"]+)", mode="lines", start=(\d+), end=(\d+)\)/) || t.match(/restore (su_\w+) --lines (\d+)-(\d+)/) || []
+      step = { tool: "Bash", input: { command: `${step.bash_restore} restore ${m[1] || "none"} --lines ${m[2] || 1}-${m[3] || 1}`, description: "restore the elided lines" } }
     }
     const ev = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
     res.writeHead(200, { "content-type": "text/event-stream" })

@@ -1,0 +1,40 @@
+#pragma once
+// Claude Code's PreToolUse route for Bash: the command is rewritten to run under `sutra exec`, so
+// that its output is compressed even when it fails (failures never reach PostToolUse, hosts.md
+// §1.6). The rewrite must not change what the command means, so it is refused whenever it could:
+// the child shell cannot move the host's working directory (`cd`, `pushd`, `popd` outside a
+// subshell), cannot see the user's shell functions and aliases (every command word must be a
+// builtin, a keyword, a path or a program on PATH), and must not leave a background job holding
+// the output pipe (`&`). Anything the small lexer below does not understand is refused too.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sutra::plugins::claude {
+
+/// Says whether a command name resolves to a program (PATH lookup in the real adapter).
+using ProgramLookup = std::function<bool(std::string_view name)>;
+
+/// Why `command` must not be routed through `sutra exec`; nullopt when it may be.
+std::optional<std::string> route_refusal(std::string_view command, const ProgramLookup& on_path);
+
+/// What the wrapped command runs: the sutra binary, the shell that runs the line, the MCP restore
+/// tool markers should name (empty: the `sutra restore` command) and a cap on the view's size.
+struct Wrapper {
+    std::string sutra;
+    std::string shell;
+    std::string mcp_tool;
+    std::uint64_t max_view_bytes = 8192;
+};
+
+/// `'SUTRA' exec --shell SHELL --max-view-bytes N --no-status-line [--mcp-tool T] --sh 'CMD'`:
+/// Claude Code shows "Exit code N" itself, and cuts a failure's text near 10,000 characters.
+std::string wrap_command(const Wrapper& w, std::string_view command);
+
+/// True when PATH (as given) holds an executable regular file called `name`.
+bool program_on_path(std::string_view name, std::string_view path_variable);
+
+} // namespace sutra::plugins::claude
