@@ -3,6 +3,12 @@
 //
 //   sutra_bench [--sutra PATH] [--sutra-host PATH] [--sample FILE] [--quick]
 
+#include "bench/inputs.hpp"
+#include "core/compress.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,12 +19,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
-
-#include <fmt/core.h>
-#include <nlohmann/json.hpp>
-
-#include "bench/inputs.hpp"
-#include "core/compress.hpp"
 
 namespace {
 
@@ -72,7 +72,8 @@ double run_process_ms(const std::vector<std::string>& argv, const std::string& i
     return time_ms([&] {
         const pid_t pid = ::fork();
         if (pid == 0) {
-            if (!::freopen("/dev/null", "w", stdout) || !::freopen("/dev/null", "w", stderr)) ::_exit(127);
+            if (!::freopen("/dev/null", "w", stdout) || !::freopen("/dev/null", "w", stderr))
+                ::_exit(127);
             if (!input.empty() && !::freopen(input.c_str(), "r", stdin)) ::_exit(127);
             std::vector<char*> args;
             for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -100,10 +101,14 @@ int main(int argc, char** argv) {
     bool quick = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--sutra" && i + 1 < argc) sutra_bin = argv[++i];
-        else if (a == "--sutra-host" && i + 1 < argc) host_bin = argv[++i];
-        else if (a == "--sample" && i + 1 < argc) sample = argv[++i];
-        else if (a == "--quick") quick = true;
+        if (a == "--sutra" && i + 1 < argc)
+            sutra_bin = argv[++i];
+        else if (a == "--sutra-host" && i + 1 < argc)
+            host_bin = argv[++i];
+        else if (a == "--sample" && i + 1 < argc)
+            sample = argv[++i];
+        else if (a == "--quick")
+            quick = true;
     }
     const std::string dir = temp_dir();
     const int small_runs = quick ? 30 : 200;
@@ -120,8 +125,10 @@ int main(int argc, char** argv) {
         r.exit_code = 1;
         std::vector<double> t;
         std::size_t view = 0;
-        for (int i = 0; i < small_runs; ++i) t.push_back(time_ms([&] { view = core::compress(r, c).view.size(); }));
-        fmt::print("| compress 60 kB log, in process, store {} (median of {}) | {:.3f} ms ({} B → {} B) |\n",
+        for (int i = 0; i < small_runs; ++i)
+            t.push_back(time_ms([&] { view = core::compress(r, c).view.size(); }));
+        fmt::print("| compress 60 kB log, in process, store {} (median of {}) | {:.3f} ms ({} B → "
+                   "{} B) |\n",
                    store ? "on" : "off", small_runs, median(t), small.size(), view);
     }
 
@@ -136,13 +143,19 @@ int main(int argc, char** argv) {
             core::Request r;
             r.output = big;
             r.exit_code = 1;
-            for (int i = 0; i < big_runs; ++i) t.push_back(time_ms([&] { view = core::compress(r, c).view.size(); }));
+            for (int i = 0; i < big_runs; ++i)
+                t.push_back(time_ms([&] { view = core::compress(r, c).view.size(); }));
         }
         const double ms = median(t);
-        fmt::print("| compress {} MB log, one core, store {} (median of {}) | {:.0f} ms = {:.0f} MB/s (view {} B) |\n",
-                   big_size >> 20, store ? "on" : "off", big_runs, ms, (double)big_size / 1e6 / (ms / 1000), view);
+        fmt::print("| compress {} MB log, one core, store {} (median of {}) | {:.0f} ms = {:.0f} "
+                   "MB/s (view {} B) |\n",
+                   big_size >> 20, store ? "on" : "off", big_runs, ms,
+                   (double)big_size / 1e6 / (ms / 1000), view);
     }
-    const long base_rss = peak_rss_kib([&] { volatile auto s = bench::plain_log(big_size); (void)s; });
+    const long base_rss = peak_rss_kib([&] {
+        volatile auto s = bench::plain_log(big_size);
+        (void)s;
+    });
     const long rss = peak_rss_kib([&] {
         const std::string big = bench::plain_log(big_size);
         const core::Config c = config_in(dir + "/rss", false);
@@ -150,8 +163,10 @@ int main(int argc, char** argv) {
         r.output = big;
         (void)core::compress(r, c);
     });
-    fmt::print("| peak RSS compressing {} MB (input held in memory) | {:.0f} MiB; input alone {:.0f} MiB; ratio to input {:.2f} |\n",
-               big_size >> 20, rss / 1024.0, base_rss / 1024.0, (double)rss * 1024 / (double)big_size);
+    fmt::print("| peak RSS compressing {} MB (input held in memory) | {:.0f} MiB; input alone "
+               "{:.0f} MiB; ratio to input {:.2f} |\n",
+               big_size >> 20, rss / 1024.0, base_rss / 1024.0,
+               (double)rss * 1024 / (double)big_size);
 
     // The CLI end to end, against `cat` of the same file (the process-spawn floor).
     if (!sutra_bin.empty() && !sample.empty()) {
@@ -162,7 +177,8 @@ int main(int argc, char** argv) {
             cli.push_back(run_process_ms({sutra_bin, "compress", "--exit-code", "1", sample}));
             cat.push_back(run_process_ms({"/bin/cat", sample}));
         }
-        fmt::print("| `sutra compress` of the {} sample, process start to exit (median of {}) | {:.2f} ms; `cat` of it {:.2f} ms |\n",
+        fmt::print("| `sutra compress` of the {} sample, process start to exit (median of {}) | "
+                   "{:.2f} ms; `cat` of it {:.2f} ms |\n",
                    sample.substr(sample.rfind('/') + 1), cli.size(), median(cli), median(cat));
     }
     // The Claude hook end to end (process start, module load, compress, store write, the
@@ -173,28 +189,42 @@ int main(int argc, char** argv) {
         const std::string python_hook = dir + "/hook.py";
         {
             std::string log = bench::plain_log(60 * 1000);
-            nlohmann::json p = {{"session_id", "bench"},
-                                {"transcript_path", "/nowhere/bench.jsonl"},
-                                {"cwd", dir},
-                                {"hook_event_name", "PostToolUse"},
-                                {"tool_name", "Bash"},
-                                {"tool_input", {{"command", "make"}}},
-                                {"tool_response",
-                                 {{"stdout", log}, {"stderr", ""}, {"interrupted", false}}},
-                                {"tool_use_id", "toolu_bench"}};
+            nlohmann::json p = {
+                {"session_id", "bench"},
+                {"transcript_path", "/nowhere/bench.jsonl"},
+                {"cwd", dir},
+                {"hook_event_name", "PostToolUse"},
+                {"tool_name", "Bash"},
+                {"tool_input", {{"command", "make"}}},
+                {"tool_response", {{"stdout", log}, {"stderr", ""}, {"interrupted", false}}},
+                {"tool_use_id", "toolu_bench"}};
             write_file(payload_file, p.dump());
             write_file(python_hook,
                        "import json, sys\nsys.stdout.write(json.dumps(json.load(sys.stdin)))\n");
         }
         ::setenv("SUTRA_HOME", (dir + "/hook").c_str(), 1);
         ::setenv("SUTRA_CONFIG", "/nonexistent", 1);
-        std::vector<double> hook, python;
+        // `cat` of the payload is the spawn floor: no hook process can beat the Python hook by
+        // more than python/cat on this machine. The stats-off run shows what the exact token
+        // count of each rewrite (stats.count_tokens) costs on the hook path.
+        std::vector<double> hook, hook_nostats, python, floor;
         for (int i = 0; i < (quick ? 20 : 100); ++i) {
             hook.push_back(run_process_ms({host_bin, "--adapter", "claude"}, payload_file));
+            ::setenv("SUTRA_STATS", "0", 1);
+            hook_nostats.push_back(run_process_ms({host_bin, "--adapter", "claude"}, payload_file));
+            ::unsetenv("SUTRA_STATS");
             python.push_back(run_process_ms({"/usr/bin/python3", python_hook}, payload_file));
+            floor.push_back(run_process_ms({"/bin/cat", payload_file}));
         }
-        fmt::print("| Claude hook end to end, `sutra-host --adapter claude`, 60 kB Bash result (median of {}) | {:.2f} ms; minimal Python hook {:.2f} ms; {:.1f}x faster |\n",
+        fmt::print("| Claude hook end to end, `sutra-host --adapter claude`, 60 kB Bash result "
+                   "(median of {}) | {:.2f} ms; minimal Python hook {:.2f} ms; {:.1f}x faster |\n",
                    hook.size(), median(hook), median(python), median(python) / median(hook));
+        fmt::print("| the same hook with stats off (no token count) | {:.2f} ms; {:.1f}x faster "
+                   "than the Python hook |\n",
+                   median(hook_nostats), median(python) / median(hook_nostats));
+        fmt::print("| spawn floor: `cat` of the payload | {:.2f} ms; the most any hook process can "
+                   "be faster than the Python hook here: {:.1f}x |\n",
+                   median(floor), median(python) / median(floor));
 
         // Restore latency: one page of a stored original through the CLI, against `cat`.
         if (!sutra_bin.empty()) {
@@ -207,11 +237,12 @@ int main(int argc, char** argv) {
             if (resp.id) {
                 std::vector<double> restore, cat;
                 for (int i = 0; i < (quick ? 20 : 100); ++i) {
-                    restore.push_back(run_process_ms(
-                        {sutra_bin, "restore", *resp.id, "--lines", "100-180"}));
+                    restore.push_back(
+                        run_process_ms({sutra_bin, "restore", *resp.id, "--lines", "100-180"}));
                     cat.push_back(run_process_ms({"/bin/cat", payload_file}));
                 }
-                fmt::print("| `sutra restore ID --lines 100-180`, process start to exit (median of {}) | {:.2f} ms; `cat` {:.2f} ms |\n",
+                fmt::print("| `sutra restore ID --lines 100-180`, process start to exit (median of "
+                           "{}) | {:.2f} ms; `cat` {:.2f} ms |\n",
                            restore.size(), median(restore), median(cat));
             }
         }

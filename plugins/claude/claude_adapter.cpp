@@ -142,6 +142,22 @@ std::string tool_results_dir(const json& p) {
     return (projects / sanitized(cwd) / session / "tool-results").string();
 }
 
+// What encode needs from the payload, handed back by the dispatcher as the result's "context" so
+// that encode need not parse the whole payload (with its output) a second time.
+json encode_context(const std::string& tool, const json& resp) {
+    json ctx = {{"tool", tool}};
+    if (is_shell(tool)) {
+        ctx["interrupted"] = resp.is_object() && resp.value("interrupted", false);
+    } else if (tool == "Grep" && resp.is_object()) {
+        json rest = resp;
+        rest.erase("content");
+        ctx["response"] = std::move(rest);
+    } else {
+        ctx["string"] = resp.is_string();
+    }
+    return ctx;
+}
+
 bool is_executable_file(const std::string& path) {
     struct stat st {};
     return !path.empty() && path[0] == '/' && ::stat(path.c_str(), &st) == 0 &&
@@ -281,22 +297,6 @@ std::string decode_payload(std::string_view payload) {
         return common::pass("MCP result not a single text block");
     }
     return common::pass("tool " + tool + " passes through");
-}
-
-// What encode needs from the payload, handed back by the dispatcher as the result's "context" so
-// that encode need not parse the whole payload (with its output) a second time.
-json encode_context(const std::string& tool, const json& resp) {
-    json ctx = {{"tool", tool}};
-    if (is_shell(tool)) {
-        ctx["interrupted"] = resp.is_object() && resp.value("interrupted", false);
-    } else if (tool == "Grep" && resp.is_object()) {
-        json rest = resp;
-        rest.erase("content");
-        ctx["response"] = std::move(rest);
-    } else {
-        ctx["string"] = resp.is_string();
-    }
-    return ctx;
 }
 
 std::string encode_result(std::string_view payload, std::string_view result_text) {
