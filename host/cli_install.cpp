@@ -247,6 +247,9 @@ int cmd_detect(const Args& args) {
                    d.value("installed", false) ? "installed" : "not installed",
                    d.value("path", std::string()),
                    d.value("disabled", false) ? "  (host hooks disabled)" : "");
+        if (d.value("wrap_bash", false))
+            fmt::print("{:<8} {:<9} {:<13} {}\n", "", "bash", "routed",
+                       "PreToolUse: Bash runs under sutra exec (--wrap-bash)");
         if (const auto m = d.find("mcp"); m != d.end() && m->is_object())
             fmt::print("{:<8} {:<9} {:<13} {}\n", "", "mcp",
                        m->value("registered", false) ? "registered" : "not registered",
