@@ -5,7 +5,10 @@
 // without looking at the grammar again: keys and scalars are copied as raw bytes, whitespace is
 // normalised (compact when the original has no newline, otherwise 2-space indentation), long
 // strings keep a head and tail of their escaped text around an in-string marker, and long arrays
-// keep their first and last items around one marker element. An elision is made only when its
+// keep their first and last items around one marker element. When that cannot make the view fit,
+// large maps of records below the top level (objects whose every value is an object or array,
+// such as dependency trees) keep their first and last members around one marker member,
+// `"[sutra: …]": null`. An elision is made only when its
 // marker is shorter than the bytes it replaces. Over budget, the limits are tightened and the
 // view re-measured (a handful of linear passes that count bytes rather than build text); only
 // the final limits build the Plan. Nothing recurses, so depth costs memory, not stack.
@@ -412,6 +415,10 @@ struct Limits {
     std::uint64_t head = 0;
     std::uint64_t tail = 0;
     bool arrays = false;
+    /// Also elide the middle members of large maps of records (an object whose every value is
+    /// an object or array, such as a dependency tree): only once the other limits could not
+    /// make the view fit, because an object's keys usually each say something.
+    bool objects = false;
     bool operator==(const Limits&) const = default;
 };
 
@@ -444,6 +451,7 @@ public:
         };
         if (has(Reason::long_string)) plan_.rules.push_back("long-string");
         if (has(Reason::array_items)) plan_.rules.push_back("array-items");
+        if (has(Reason::object_members)) plan_.rules.push_back("object-members");
         return std::move(plan_);
     }
 
@@ -586,19 +594,34 @@ private:
         f.node = index;
         f.child = index + 1;
         f.object = object;
-        if (!object) plan_array(n, f);
+        plan_gaps(n, f);
         stack_.push_back(f);
     }
 
-    // Decides whether a long array loses its middle items, with one walk over its children:
-    // the middle becomes marker elements, except the items that hold a key word (at most
-    // k_key_items of them), which stay between the markers.
-    void plan_array(const Node& n, Frame& f) const {
+    // True for an object whose every member's value is an object or an array.
+    bool is_record_map(const Node& n, std::uint32_t first_key) const {
+        std::uint32_t key = first_key;
+        for (std::uint64_t k = 0; k < n.count; ++k) {
+            const Node& value = nodes_[nodes_[key].next];
+            const char first = s_[value.begin];
+            if (first != '{' && first != '[') return false;
+            key = value.next;
+        }
+        return true;
+    }
+
+    // Decides whether a long array loses its middle items (or, with limits_.objects, a large map
+    // of records its middle members), with one walk over its children: the middle becomes
+    // marker elements (members named by the marker, with a null value), except the items that
+    // hold a key word (at most k_key_items of them), which stay between the markers.
+    void plan_gaps(const Node& n, Frame& f) const {
         const std::uint64_t count = n.count;
         // count > head + tail + 1, written so that huge limits cannot overflow
         if (!limits_.arrays || count <= limits_.head || count - limits_.head <= limits_.tail ||
             count - limits_.head - limits_.tail <= 1)
             return;
+        // The top level keeps every key: the view's outline stays the original's.
+        if (f.object && (f.node == 0 || !limits_.objects || !is_record_map(n, f.child))) return;
         const std::uint64_t first = limits_.head;
         const std::uint64_t last = count - limits_.tail - 1;
         std::uint32_t child = f.child;
@@ -613,12 +636,15 @@ private:
             open.reset();
         };
         for (std::uint64_t k = 0; k <= last; ++k) {
-            const Node& item = nodes_[child];
+            // An item, or a member from its key to the end of its value.
+            const Node& head = nodes_[child];
+            const Node& item = f.object ? nodes_[head.next] : head;
             const std::uint32_t next = item.next;
+            const std::string_view text = s_.substr(head.begin, item.end - head.begin);
             if (k >= first) {
                 const bool key =
                     options_keys_ != nullptr && kept < k_key_items &&
-                    options_keys_->find(raw(item), Level::critical) != std::string_view::npos;
+                    options_keys_->find(text, Level::critical) != std::string_view::npos;
                 if (key) {
                     ++kept;
                     close(child);
@@ -626,7 +652,7 @@ private:
                     if (!open) {
                         open.emplace();
                         open->first = k;
-                        open->elision.begin = item.begin;
+                        open->elision.begin = head.begin;
                     }
                     open_end = item.end;
                     ++open->elision.items;
@@ -636,14 +662,19 @@ private:
         }
         close(child);
         // A gap whose marker would not save anything is shown instead.
+        const Reason reason = f.object ? Reason::object_members : Reason::array_items;
+        const std::size_t extra = 2 + (f.object ? member_value().size() : 0);
         std::erase_if(f.gaps, [&](Gap& g) {
             const std::uint64_t items = g.elision.items;
-            g.elision = make_elision(Reason::array_items, g.elision.begin, g.elision.end);
+            g.elision = make_elision(reason, g.elision.begin, g.elision.end);
             g.elision.items = items;
             g.marker_size = marker_size(g.elision);
-            return g.marker_size + 2 >= g.elision.end - g.elision.begin;
+            return g.marker_size + extra >= g.elision.end - g.elision.begin;
         });
     }
+
+    // What follows a marker that stands for object members: the marker is the member's key.
+    std::string_view member_value() const { return pretty_ ? ": null" : ":null"; }
 
     // Renders the next child of the innermost open container, or closes it.
     void step() {
@@ -660,7 +691,9 @@ private:
         newline(stack_.size());
         if (f.next_gap < f.gaps.size() && f.k == f.gaps[f.next_gap].first) {
             const Gap& g = f.gaps[f.next_gap++];
+            const bool object = f.object;
             marker(g.elision, Piece::Json::element, g.marker_size);
+            if (object) emit(member_value());
             f.child = g.resume;
             f.k += g.elision.items;
             return;
@@ -810,8 +843,16 @@ std::optional<Plan> rewrite_json(std::string_view bytes, const JsonOptions& opti
                            std::min<std::uint64_t>(limits.head, 1),
                            std::min<std::uint64_t>(limits.tail, 1), limits.arrays};
         while (renderer.measure(limits) > options.target_bytes) {
-            const Limits next = tighten(limits, floor);
-            if (next == limits) break; // nothing left to tighten: the caller decides
+            Limits next = tighten(limits, floor);
+            if (next == limits) {
+                // Nothing left to tighten. Maps of records may then lose members too, starting
+                // again from the given head and tail; after that, the caller decides.
+                if (limits.objects || !limits.arrays) break;
+                next = limits;
+                next.objects = true;
+                next.head = options.array_head;
+                next.tail = options.array_tail;
+            }
             limits = next;
         }
         Plan plan = renderer.build(limits);

@@ -41,6 +41,8 @@ std::string what(const Elision& e) {
         return fmt::format("{} bytes of this string elided", e.end - e.begin);
     case Reason::array_items:
         return fmt::format("{} array items elided", e.items);
+    case Reason::object_members:
+        return fmt::format("{} object members elided", e.items);
     }
     return "bytes elided";
 }
@@ -69,7 +71,8 @@ std::string marker_text(const Elision& e, const MarkerContext& c) {
         where = fmt::format("bytes {}-{}", e.begin, e.end);
     std::string tail;
     if (c.id || !c.store_disabled) {
-        tail = fmt::format("retained {}; restore: {}", format_ttl(c.ttl_seconds), restore_call(e, c));
+        tail =
+            fmt::format("retained {}; restore: {}", format_ttl(c.ttl_seconds), restore_call(e, c));
     } else {
         tail = "not retained (store off); re-run the command narrower to see them";
     }

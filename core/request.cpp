@@ -4,37 +4,58 @@ namespace sutra::core {
 
 std::string_view to_string(Mode m) {
     switch (m) {
-    case Mode::automatic: return "auto";
-    case Mode::concise: return "concise";
-    case Mode::normal: return "normal";
-    case Mode::verbose: return "verbose";
-    case Mode::full: return "full";
+    case Mode::automatic:
+        return "auto";
+    case Mode::concise:
+        return "concise";
+    case Mode::normal:
+        return "normal";
+    case Mode::verbose:
+        return "verbose";
+    case Mode::full:
+        return "full";
     }
     return "auto";
 }
 
 std::string_view to_string(Shape s) {
     switch (s) {
-    case Shape::empty: return "empty";
-    case Shape::binary: return "binary";
-    case Shape::diff: return "diff";
-    case Shape::json: return "json";
-    case Shape::traceback: return "traceback";
-    case Shape::test_log: return "test-log";
-    case Shape::build_log: return "build-log";
-    case Shape::text: return "text";
+    case Shape::empty:
+        return "empty";
+    case Shape::binary:
+        return "binary";
+    case Shape::diff:
+        return "diff";
+    case Shape::json:
+        return "json";
+    case Shape::traceback:
+        return "traceback";
+    case Shape::test_log:
+        return "test-log";
+    case Shape::build_log:
+        return "build-log";
+    case Shape::text:
+        return "text";
     }
     return "text";
 }
 
 std::string_view to_string(Reason r) {
     switch (r) {
-    case Reason::repeated_lines: return "repeated lines";
-    case Reason::similar_lines: return "similar lines";
-    case Reason::large_output: return "large output";
-    case Reason::long_line: return "long line";
-    case Reason::long_string: return "long string";
-    case Reason::array_items: return "array items";
+    case Reason::repeated_lines:
+        return "repeated lines";
+    case Reason::similar_lines:
+        return "similar lines";
+    case Reason::large_output:
+        return "large output";
+    case Reason::long_line:
+        return "long line";
+    case Reason::long_string:
+        return "long string";
+    case Reason::array_items:
+        return "array items";
+    case Reason::object_members:
+        return "object members";
     }
     return "large output";
 }

@@ -18,7 +18,15 @@ enum class Mode { automatic, concise, normal, verbose, full };
 enum class Shape { empty, binary, diff, json, traceback, test_log, build_log, text };
 
 /// Why bytes were elided. Each elision leaves one marker naming its reason.
-enum class Reason { repeated_lines, similar_lines, large_output, long_line, long_string, array_items };
+enum class Reason {
+    repeated_lines,
+    similar_lines,
+    large_output,
+    long_line,
+    long_string,
+    array_items,
+    object_members
+};
 
 /// How a marker spells the restore call, so the model can run it in its own host.
 struct RestoreRoute {

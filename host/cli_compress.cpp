@@ -1,5 +1,11 @@
 // `sutra compress`: reads a tool result and prints its view.
 
+#include "core/compress.hpp"
+#include "core/config.hpp"
+#include "host/cli.hpp"
+
+#include <nlohmann/json.hpp>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -7,12 +13,6 @@
 #include <optional>
 #include <string>
 #include <unistd.h>
-
-#include <nlohmann/json.hpp>
-
-#include "core/compress.hpp"
-#include "core/config.hpp"
-#include "host/cli.hpp"
 
 namespace sutra::host {
 namespace {
@@ -185,7 +185,8 @@ int cmd_compress(const Args& args) {
         j["reason"] = std::string(core::to_string(e.reason));
         j["bytes"] = {e.begin, e.end};
         j["lines"] = {e.first_line, e.last_line};
-        if (e.reason == core::Reason::array_items) j["items"] = e.items;
+        if (e.reason == core::Reason::array_items || e.reason == core::Reason::object_members)
+            j["items"] = e.items;
         out["elisions"].push_back(std::move(j));
     }
     out["rules"] = r.rules;

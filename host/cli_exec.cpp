@@ -52,7 +52,9 @@ std::string json_text(const ExecResult& r) {
         j["reason"] = std::string(core::to_string(e.range.reason));
         j["bytes"] = {e.range.begin, e.range.end};
         j["lines"] = {e.range.first_line, e.range.last_line};
-        if (e.range.reason == core::Reason::array_items) j["items"] = e.range.items;
+        if (e.range.reason == core::Reason::array_items ||
+            e.range.reason == core::Reason::object_members)
+            j["items"] = e.range.items;
         j["retained"] = e.retained;
         out["elisions"].push_back(std::move(j));
     }

@@ -460,7 +460,8 @@ ToolOutcome call_compress(const Json& args, const ServerOptions& options) {
         Json j{{"reason", std::string(core::to_string(e.reason))},
                {"bytes", {e.begin, e.end}},
                {"lines", {e.first_line, e.last_line}}};
-        if (e.reason == core::Reason::array_items) j["items"] = e.items;
+        if (e.reason == core::Reason::array_items || e.reason == core::Reason::object_members)
+            j["items"] = e.items;
         elisions.push_back(std::move(j));
     }
     Json sc{{"id", r.id ? Json(*r.id) : Json(nullptr)},

@@ -179,6 +179,7 @@ struct Tally {
     int plans = 0;
     int long_strings = 0;
     int arrays = 0;
+    int objects = 0;
 };
 
 // Every property a view must have; returns the view ("" when there is no plan).
@@ -219,6 +220,7 @@ std::string check_view(const std::string& doc, const JsonOptions& options, bool 
     const LineIndex lines(doc);
     bool has_string = false;
     bool has_array = false;
+    bool has_object = false;
     for (const auto& e : plan->elisions) {
         EXPECT_LT(e.begin, e.end);
         EXPECT_LE(e.end, doc.size());
@@ -227,6 +229,10 @@ std::string check_view(const std::string& doc, const JsonOptions& options, bool 
         if (e.reason == Reason::long_string) {
             has_string = true;
             ++tally.long_strings;
+        } else if (e.reason == Reason::object_members) {
+            EXPECT_GT(e.items, 0u);
+            has_object = true;
+            ++tally.objects;
         } else {
             EXPECT_EQ(e.reason, Reason::array_items);
             EXPECT_GT(e.items, 0u);
@@ -234,12 +240,15 @@ std::string check_view(const std::string& doc, const JsonOptions& options, bool 
             ++tally.arrays;
         }
     }
+    EXPECT_EQ(has_object, std::find(plan->rules.begin(), plan->rules.end(), "object-members") !=
+                              plan->rules.end());
     EXPECT_EQ(has_string, std::find(plan->rules.begin(), plan->rules.end(), "long-string") !=
                               plan->rules.end());
     EXPECT_EQ(has_array, std::find(plan->rules.begin(), plan->rules.end(), "array-items") !=
                              plan->rules.end());
     if (!options.elide_arrays) {
         EXPECT_FALSE(has_array);
+        EXPECT_FALSE(has_object);
     }
 
     // Putting each elided range back where its marker sits gives the original value: string
@@ -252,7 +261,11 @@ std::string check_view(const std::string& doc, const JsonOptions& options, bool 
         ++markers;
         const Elision& e = plan->elisions.at(static_cast<std::size_t>(p.elision));
         std::string needle = json_escape(marker_text(e, context));
-        if (p.json == Piece::Json::element) {
+        if (p.json == Piece::Json::element && e.reason == Reason::object_members) {
+            // A marker member: the marker is the key, the value null.
+            const bool compact = view.find('\n') == std::string::npos;
+            needle = '"' + needle + '"' + (compact ? ":null" : ": null");
+        } else if (p.json == Piece::Json::element) {
             EXPECT_EQ(e.reason, Reason::array_items);
             needle = '"' + needle + '"';
         } else {
@@ -324,6 +337,96 @@ TEST(JsonProperties, RandomDocumentsGiveFaithfulViews) {
     EXPECT_GT(tally.plans, 200);
     EXPECT_GT(tally.long_strings, 1000);
     EXPECT_GT(tally.arrays, 100);
+}
+
+// Maps of records (dependency trees, lock files): over budget, their middle members fold into one
+// marker member below the top level, and every property still holds.
+std::string record_map(std::mt19937_64& rng, int depth, bool pretty, std::size_t members) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < members; ++i) {
+        if (i > 0) out += ",";
+        if (pretty) out += "\n" + std::string(static_cast<std::size_t>(depth + 1) * 2, ' ');
+        out += "\"pkg-" + std::to_string(rng() % 100000) + "-" + std::to_string(i) + "\":";
+        if (pretty) out += " ";
+        if (depth < 3 && rng() % 4 == 0) {
+            out += "{\"version\": \"1." + std::to_string(i) +
+                   ".0\", \"dependencies\": " + record_map(rng, depth + 1, pretty, 3 + rng() % 40) +
+                   "}";
+        } else if (rng() % 10 == 0) {
+            out += "[" + std::to_string(i) + ", \"x\"]";
+        } else {
+            out += "{\"version\": \"2." + std::to_string(i) +
+                   ".1\", \"resolved\": "
+                   "\"https://registry.example.org/pkg/-/pkg-" +
+                   std::to_string(i) + ".tgz\", \"integrity\": \"sha512-" + std::to_string(rng()) +
+                   "\"}";
+        }
+    }
+    if (pretty) out += "\n" + std::string(static_cast<std::size_t>(depth) * 2, ' ');
+    return out + "}";
+}
+
+TEST(JsonObjects, MapsOfRecordsFoldOnlyWhenNothingElseFits) {
+    std::mt19937_64 rng(77);
+    Tally tally;
+    for (int i = 0; i < 16; ++i) {
+        const bool pretty = i % 2 == 0;
+        const std::string doc = "{\"name\": \"root\", \"dependencies\": " +
+                                record_map(rng, 1, pretty, 50 + rng() % 150) + "}";
+        ASSERT_TRUE(nlohmann::json::accept(doc));
+        for (const auto& options : option_sets(i % 3 == 0)) check_view(doc, options, false, tally);
+        if (testing::Test::HasFailure()) FAIL() << "document " << i << ":\n" << doc.substr(0, 2000);
+    }
+    EXPECT_GT(tally.objects, 16);
+
+    // Under budget, or with retention off, no member is elided.
+    const std::string small = "{\"deps\": " + record_map(rng, 1, true, 12) + "}";
+    JsonOptions roomy = options_with(false);
+    roomy.target_bytes = 1u << 20;
+    const auto plan = rewrite_json(small, roomy);
+    if (plan) {
+        for (const auto& e : plan->elisions) EXPECT_NE(e.reason, Reason::object_members);
+    }
+    JsonOptions off = options_with(false);
+    off.elide_arrays = false;
+    off.target_bytes = 64;
+    const std::string big = "{\"deps\": " + record_map(rng, 1, true, 200) + "}";
+    if (const auto p = rewrite_json(big, off)) {
+        for (const auto& e : p->elisions) EXPECT_NE(e.reason, Reason::object_members);
+    }
+
+    // A top-level map of records keeps every key.
+    const std::string top = record_map(rng, 0, false, 300);
+    JsonOptions tight = options_with(false);
+    tight.target_bytes = 512;
+    if (const auto p = rewrite_json(top, tight)) {
+        const auto parsed = ordered_json::parse(render(*p, real_context(false)));
+        EXPECT_EQ(parsed.size(), ordered_json::parse(top).size());
+    }
+}
+
+// A member whose key or value holds a key word stays between the marker members.
+TEST(JsonObjects, MembersWithKeyWordsStay) {
+    std::string doc = "{\"packages\": {";
+    for (int i = 0; i < 400; ++i) {
+        if (i > 0) doc += ",";
+        doc += "\"p" + std::to_string(i) + "\": {\"v\": \"" +
+               (i == 200 ? std::string("ERROR: integrity check failed") : std::to_string(i)) +
+               "\"}";
+    }
+    doc += "}}";
+    const KeyMatcher keys;
+    JsonOptions o = options_with(false);
+    o.keys = &keys;
+    o.target_bytes = 1024;
+    const auto plan = rewrite_json(doc, o);
+    ASSERT_TRUE(plan.has_value());
+    const std::string view = render(*plan, real_context(false));
+    EXPECT_NE(view.find("ERROR: integrity check failed"), std::string::npos);
+    EXPECT_NE(view.find("object members elided"), std::string::npos);
+    EXPECT_TRUE(nlohmann::json::accept(view));
+    Tally tally;
+    check_view(doc, o, false, tally);
 }
 
 // Key words survive a large array's elision and a long string's cut: the items and string parts
