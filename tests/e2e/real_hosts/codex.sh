@@ -21,7 +21,7 @@ cd "$T/proj" || exit 1
 export CODEX_HOME=$HOME/.codex MOCK_KEY=dummy
 mkdir -p "$CODEX_HOME"
 # The model asks for a budget above the whole output (exec_command's max_output_tokens).
-start_mock mock_codex.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"tool":"exec_command","input":{"cmd":"cat "+sys.argv[1],"max_output_tokens":100000}}]))' "$T/big.log")"
+start_mock mock_codex.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"tool":"exec_command","input":{"cmd":"cat "+sys.argv[1],"max_output_tokens":100000}},{"bash_restore":sys.argv[2],"tool":"exec_command","field":"cmd","input":{"max_output_tokens":100000}},{"tool":"exec_command","input":{"cmd":"printf '"'"'small output\\n'"'"'"}}]))' "$T/big.log" "$SUTRA_BIN")"
 
 # The user's own config.toml: the mock provider, the raised output limit, another MCP server.
 cat >"$CODEX_HOME/config.toml" <<TOML
@@ -59,20 +59,26 @@ started=$SECONDS
 timeout 300 "$host_bin" exec --skip-git-repo-check --dangerously-bypass-hook-trust \
     --sandbox danger-full-access "go" >"$T/run.out" 2>&1
 echo "  codex exec exited $? after $(ls "$T/mock" | grep -c '^req-') model requests ($((SECONDS - started)) s)"
-view=$(for f in "$T"/mock/req-*.json; do
-    python3 -c 'import json,sys
+# output N: the text of the Nth shell output, from the request that carries N of them.
+output() {
+    for f in "$T"/mock/req-*.json; do
+        python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 out = [i["output"] for i in d.get("input", []) if i.get("type") == "function_call_output"]
-if not out: sys.exit(1)
-o = out[0]
-print(o if isinstance(o, str) else "".join(b.get("text", "") for b in o), end="")' "$f" && break
-done) || bad "no request carried the shell result (see $T/run.out)"
+if len(out) != int(sys.argv[2]): sys.exit(1)
+o = out[-1]
+print(o if isinstance(o, str) else "".join(b.get("text", "") for b in o), end="")' "$f" "$1" && return 0
+    done
+    return 1
+}
+view=$(output 1) || bad "no request carried the shell result (see $T/run.out)"
 check_view "$view"
 tools=$(json "$T/mock/req-0.json" '" ".join(sorted(t.get("name", "") + "".join("." + f["name"] for f in t.get("tools", [])) for t in d.get("tools", [])))')
 echo "  tools offered to the model: $tools"
 check "the markers name mcp__sutra__sutra_restore" 'grep -q "mcp__sutra__sutra_restore(id=\"$marker_id\"" "$T/view.txt"'
 check "the model is offered it (namespace mcp__sutra, function sutra_restore)" 'echo " $tools " | grep -q " mcp__sutra[.a-z_]*\.sutra_restore[. ]"'
 restore_matches "$T/big.log"
+check_restore_and_small "$(output 2)" "$(output 3)"
 stop_mock
 
 check "sutra uninstall --client codex" '"$SUTRA_BIN" uninstall --client codex >"$T/uninstall.out"'

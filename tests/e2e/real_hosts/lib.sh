@@ -101,3 +101,23 @@ restore_matches() {
     "$SUTRA_BIN" restore "$marker_id" --all >"$T/restored" 2>"$T/restore.err"
     check "sutra restore $marker_id --all gives the original bytes" 'cmp -s "$want" "$T/restored"'
 }
+
+# The two checks every host shares after the view: $1 = the model-visible text of the shell
+# restore of the view's first marker range, $2 = that of `printf 'small output\n'`. The restore's
+# own stdout (run again here) must be in the first whole, with no sutra marker (never compressed
+# again); the small output must arrive as the host shows it without sutra.
+check_restore_and_small() {
+    local range rid first last
+    printf '%s' "$1" >"$T/restore-result.txt"
+    printf '%s' "$2" >"$T/small-result.txt"
+    range=$(grep -o '[a-z_]*(id="[^"]*", mode="lines", start=[0-9]*, end=[0-9]*)' "$T/view.txt" | head -1)
+    rid=$(echo "$range" | sed 's/.*id="\([^"]*\)".*/\1/')
+    first=$(echo "$range" | sed 's/.*start=\([0-9]*\).*/\1/')
+    last=$(echo "$range" | sed 's/.*end=\([0-9]*\).*/\1/')
+    "$SUTRA_BIN" restore "$rid" --lines "$first-$last" >"$T/want-restore" 2>/dev/null
+    echo "  shell restore of lines $first-$last: the model got $(wc -c <"$T/restore-result.txt") bytes ($(wc -c <"$T/want-restore") bytes of stdout)"
+    check "a sutra restore through the shell reaches the model untouched" \
+        '[ -s "$T/want-restore" ] && python3 -c "import sys; got=open(sys.argv[1]).read(); want=open(sys.argv[2]).read().rstrip(chr(10)); sys.exit(not (want in got and \"[sutra: \" not in got))" "$T/restore-result.txt" "$T/want-restore"'
+    check "a small output arrives unchanged" \
+        'python3 -c "import sys; got=open(sys.argv[1]).read(); sys.exit(not (got.rstrip(chr(10)).endswith(\"small output\") and \"[sutra: \" not in got))" "$T/small-result.txt"'
+}

@@ -1,6 +1,8 @@
 // Loopback mock of the OpenAI Responses API for Codex (hosts.md §7.2). Reply N answers the
 // request that already carries N function_call_output items: MOCK_STEPS is a JSON array of
-// {"tool": NAME, "input": {...}}; past the end it says "done". Every request body is saved as
+// {"tool": NAME, "input": {...}} or {"bash_restore": SUTRA, "tool", "field", "input"} (the first
+// marker's range in the last output, restored by `SUTRA restore` put in input[field]); past the
+// end it says "done". Every request body is saved as
 // $MOCK_DIR/req-N.json; the port goes to $MOCK_DIR/port.
 import { createServer } from "node:http"
 import { writeFileSync } from "node:fs"
@@ -17,7 +19,15 @@ createServer((req, res) => {
     writeFileSync(`${dir}/req-${seen++}.json`, body)
     const msg = JSON.parse(body || "{}")
     const done = (msg.input || []).filter((i) => i.type === "function_call_output").length
-    const step = steps[done]
+    let step = steps[done]
+    if (step?.bash_restore) {
+      // The first marker's range in the last output, restored through the shell tool.
+      const outs = (msg.input || []).filter((i) => i.type === "function_call_output")
+      const o = outs.at(-1)?.output
+      const t = typeof o === "string" ? o : (o || []).map((b) => b.text ?? "").join("")
+      const m = t.match(/\w+\(id="([^"]+)", mode="lines", start=(\d+), end=(\d+)\)/) || []
+      step = { tool: step.tool, input: { ...step.input, [step.field]: `${step.bash_restore} restore ${m[1] || "none"} --lines ${m[2] || 1}-${m[3] || 1}` } }
+    }
     const id = `resp_${seen}`
     const item = step
       ? { type: "function_call", id: `fc_${done + 1}`, call_id: `call_${done + 1}`, name: step.tool, arguments: JSON.stringify(step.input) }

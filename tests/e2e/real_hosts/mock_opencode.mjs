@@ -1,7 +1,8 @@
 // Loopback mock of an OpenAI-compatible chat completions API for OpenCode (hosts.md §7.3).
 // Reply N answers the request that already carries N role:"tool" messages: MOCK_STEPS is a JSON
-// array of {"tool": NAME, "input": {...}}; past the end, and for requests without tools (the
-// session title), it says "done". Every request body is saved as $MOCK_DIR/req-N.json; the
+// array of {"tool": NAME, "input": {...}} or {"bash_restore": SUTRA, "tool", "field", "input"}
+// (the first marker's range in the last tool message, restored by `SUTRA restore` put in
+// input[field]); past the end, and for requests without tools (the session title), it says "done". Every request body is saved as $MOCK_DIR/req-N.json; the
 // port goes to $MOCK_DIR/port.
 import { createServer } from "node:http"
 import { writeFileSync } from "node:fs"
@@ -18,7 +19,14 @@ createServer((req, res) => {
     writeFileSync(`${dir}/req-${seen++}.json`, body)
     const msg = JSON.parse(body || "{}")
     const done = (msg.messages || []).filter((m) => m.role === "tool").length
-    const step = msg.tools?.length ? steps[done] : undefined
+    let step = msg.tools?.length ? steps[done] : undefined
+    if (step?.bash_restore) {
+      // The first marker's range in the last tool message, restored through the shell tool.
+      const c = (msg.messages || []).filter((m) => m.role === "tool").at(-1)?.content
+      const t = typeof c === "string" ? c : (c || []).map((b) => b.text ?? "").join("")
+      const m = t.match(/\w+\(id="([^"]+)", mode="lines", start=(\d+), end=(\d+)\)/) || []
+      step = { tool: step.tool, input: { ...step.input, [step.field]: `${step.bash_restore} restore ${m[1] || "none"} --lines ${m[2] || 1}-${m[3] || 1}` } }
+    }
     const chunk = (delta, finish) =>
       res.write(`data: ${JSON.stringify({ id: `c${seen}`, object: "chat.completion.chunk", created: 0, model: msg.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`)
     res.writeHead(200, { "content-type": "text/event-stream" })
