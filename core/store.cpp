@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <exception>
 #include <fcntl.h>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sys/stat.h>
@@ -42,6 +43,8 @@ constexpr std::int64_t k_sweep_interval = 600;
 constexpr unsigned k_sweep_every_writes = 128;
 constexpr const char* k_key_name = "key";
 constexpr const char* k_stamp_name = "sweep.stamp";
+constexpr const char* k_ledger_name = "sweep.ledger";
+constexpr off_t k_max_ledger_bytes = 64 * 1024; // about 5,000 puts between sweeps
 
 class Fd {
 public:
@@ -476,11 +479,6 @@ open_entry(const StoreOptions& options, std::int64_t now, std::string_view id) {
     return entry;
 }
 
-struct Scan {
-    std::uint64_t count = 0;
-    std::uint64_t bytes = 0;
-};
-
 std::vector<std::string> list_dir(int dirfd) {
     std::vector<std::string> names;
     // fdopendir takes ownership of the fd it is given, so give it its own.
@@ -508,17 +506,67 @@ std::pair<std::string_view, std::string_view> entry_name(std::string_view name) 
     return {id, ext};
 }
 
-Scan scan_totals(int dirfd) {
-    Scan scan;
+// Entries in the folder, from the names alone: one readdir, no stat per entry.
+std::uint64_t count_entries(int dirfd) {
+    std::uint64_t count = 0;
     for (const auto& name : list_dir(dirfd)) {
         const auto [id, ext] = entry_name(name);
-        if (id.empty() || ext != ".data") continue;
-        struct stat st {};
-        if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-        ++scan.count;
-        scan.bytes += static_cast<std::uint64_t>(st.st_size);
+        if (!id.empty() && ext == ".data") ++count;
     }
-    return scan;
+    return count;
+}
+
+// The byte ledger (sweep.ledger, beside the stamp): its first line is the total the last sweep
+// left, and each put since appended its size. Checking the byte quota then costs one small read,
+// not a stat of every entry, which on a full store (2,000 entries) dominated every hook call. A put
+// that races a sweep's rewrite of the stamp can go uncounted until the next sweep (at most
+// k_sweep_interval later); a re-put of an existing entry is counted twice, which only sweeps
+// early. nullopt (missing, planted, oversized or garbled) means "sweep now".
+std::optional<std::uint64_t> ledger_bytes(int dirfd) {
+    Fd fd(::openat(dirfd, k_ledger_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    struct stat st {};
+    if (!fd.ok() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        st.st_size > k_max_ledger_bytes)
+        return std::nullopt;
+    std::string text(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = ::read(fd.get(), text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    text.resize(got);
+    if (text.empty()) return std::nullopt;
+    std::uint64_t total = 0;
+    std::uint64_t value = 0;
+    bool digits = false;
+    for (char c : text) {
+        if (c >= '0' && c <= '9') {
+            if (value > (std::numeric_limits<std::uint64_t>::max() - 9) / 10) return std::nullopt;
+            value = value * 10 + static_cast<std::uint64_t>(c - '0');
+            digits = true;
+        } else if (c == '\n' && digits) {
+            if (total > std::numeric_limits<std::uint64_t>::max() - value) return std::nullopt;
+            total += value;
+            value = 0;
+            digits = false;
+        } else {
+            return std::nullopt; // a torn or foreign line: let a sweep recount
+        }
+    }
+    return digits ? std::nullopt : std::optional<std::uint64_t>(total);
+}
+
+// Appends one put's size to the ledger (O_APPEND: a short write lands whole). No ledger yet
+// means no sweep has run, and the caller's check sweeps.
+void ledger_add(int dirfd, std::uint64_t size) {
+    Fd fd(
+        ::openat(dirfd, k_ledger_name, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    struct stat st {};
+    if (!fd.ok() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+    const std::string line = std::to_string(size) + "\n";
+    [[maybe_unused]] const ssize_t n = ::write(fd.get(), line.data(), line.size());
 }
 
 bool exists(int dirfd, const std::string& name) {
@@ -526,7 +574,9 @@ bool exists(int dirfd, const std::string& name) {
     return ::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
 }
 
-void sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now) {
+/// Removes what is expired, broken or planted, then the oldest entries beyond the quotas;
+/// returns the bytes of the entries left.
+std::uint64_t sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now) {
     struct Files {
         bool data = false;
         bool meta = false;
@@ -603,21 +653,32 @@ void sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now) {
         --count;
         bytes -= entry.size;
     }
+    return bytes;
 }
 
-void touch_stamp(int dirfd, std::int64_t now) {
-    Fd fd(::openat(dirfd, k_stamp_name, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
-                   0600));
+// Opens (creating) one of the store's own small files for writing, refusing to follow a link:
+// a planted symlink is removed and the file made afresh.
+Fd open_own_file(int dirfd, const char* name, int extra_flags) {
+    const int flags = O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | extra_flags;
+    Fd fd(::openat(dirfd, name, flags, 0600));
     if (!fd.ok() && errno == ELOOP) {
-        // A symlink was planted at the stamp; remove the link itself and start over.
-        unlink_quietly(dirfd, k_stamp_name);
-        fd = Fd(::openat(dirfd, k_stamp_name,
-                         O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600));
+        unlink_quietly(dirfd, name);
+        fd = Fd(::openat(dirfd, name, flags | O_EXCL, 0600));
     }
-    if (!fd.ok()) return;
     struct stat st {};
-    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return;
-    // The stamp records the store's clock, so an injected clock stays consistent with it.
+    if (fd.ok() && (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))) return Fd();
+    return fd;
+}
+
+/// Marks a sweep: the stamp's time is the sweep's (the store's clock, so an injected clock stays
+/// consistent with it), and the byte ledger restarts at `bytes`.
+void touch_stamp(int dirfd, std::int64_t now, std::uint64_t bytes) {
+    if (Fd ledger = open_own_file(dirfd, k_ledger_name, O_TRUNC); ledger.ok()) {
+        const std::string line = std::to_string(bytes) + "\n";
+        [[maybe_unused]] const ssize_t n = ::write(ledger.get(), line.data(), line.size());
+    }
+    Fd fd = open_own_file(dirfd, k_stamp_name, 0);
+    if (!fd.ok()) return;
     const struct timespec times[2] = {{static_cast<time_t>(now), 0}, {static_cast<time_t>(now), 0}};
     ::futimens(fd.get(), times);
 }
@@ -649,13 +710,13 @@ std::expected<void, StoreError> finish_entry(int dfd,
     const unsigned writes = ++detail::g_store_writes;
     bool sweep_now = writes % k_sweep_every_writes == 0 || stamp_stale(dfd, t);
     if (!sweep_now) {
-        const Scan scan = scan_totals(dfd);
-        sweep_now = scan.count > options.max_entries || scan.bytes > options.max_total_bytes;
+        const auto bytes = ledger_bytes(dfd);
+        sweep_now = !bytes ||
+                    *bytes > options.max_total_bytes - std::min(size, options.max_total_bytes) ||
+                    count_entries(dfd) > options.max_entries;
+        if (!sweep_now) ledger_add(dfd, size);
     }
-    if (sweep_now) {
-        sweep_dir(dfd, options, t);
-        touch_stamp(dfd, t);
-    }
+    if (sweep_now) touch_stamp(dfd, t, sweep_dir(dfd, options, t));
     return {};
 }
 
@@ -746,8 +807,7 @@ void Store::sweep() const {
         auto dirfd = open_dir(m_options.dir);
         if (!dirfd) return;
         const std::int64_t t = now();
-        sweep_dir(dirfd->get(), m_options, t);
-        touch_stamp(dirfd->get(), t);
+        touch_stamp(dirfd->get(), t, sweep_dir(dirfd->get(), m_options, t));
     } catch (...) {
         // Sweeping is best effort; another process may be doing the same.
     }

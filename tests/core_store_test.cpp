@@ -521,6 +521,40 @@ TEST(StoreQuota, EvictsOldestBeyondMaxTotalBytes) {
     for (int i = 2; i < 5; ++i) EXPECT_TRUE(store.info(ids[i])) << i;
 }
 
+// Puts check the byte quota from the ledger the last sweep started (no stat of every entry); a
+// ledger that is missing, garbled or oversized makes the next put sweep and restart it.
+TEST(StoreQuota, TheByteLedgerCountsPutsAndAGarbledOneSweeps) {
+    TempDir tmp;
+    sutra::core::detail::g_store_writes = 1; // keep the every-128-writes sweep out of the way
+    const std::string dir = tmp / "store";
+    FakeClock clock;
+    auto o = options_for(dir);
+    o.max_total_bytes = 1000;
+    o.clock = clock.fn();
+    Store store = open_ok(o);
+    ASSERT_TRUE(store.put(std::string(100, 'a'))); // no ledger yet: sweeps, ledger "100"
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "100\n");
+    *clock.t += 1;
+    ASSERT_TRUE(store.put(std::string(200, 'b')));
+    *clock.t += 1;
+    ASSERT_TRUE(store.put(std::string(300, 'c')));
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "100\n200\n300\n");
+    for (const char* bad : {"", "12x\n", "100\n5", "99999999999999999999999\n"}) {
+        spit(dir + "/sweep.ledger", bad);
+        *clock.t += 1;
+        ASSERT_TRUE(store.put(std::string(10, 'd')));
+        // The sweep recounted from the entries: 100 + 200 + 300 + 10.
+        EXPECT_EQ(slurp(dir + "/sweep.ledger"), "610\n") << bad;
+    }
+    spit(dir + "/sweep.ledger", std::string(70 * 1024, '1') + "\n");
+    ASSERT_TRUE(store.put(std::string(10, 'd')));
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "610\n");
+    // Over the quota by the ledger: the oldest entries go.
+    *clock.t += 1;
+    ASSERT_TRUE(store.put(std::string(500, 'e')));
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "810\n"); // 300 + 10 + 500 left
+}
+
 TEST(StoreQuota, RePutMakesAnEntryNewest) {
     TempDir tmp;
     // Only the quota check may trigger a sweep here, not the every-128-writes rule.

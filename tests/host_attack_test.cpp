@@ -138,6 +138,24 @@ TEST(AttackStore, KeyAndStampLinksAndFifosNeitherLeakNorHang) {
     ASSERT_TRUE(store);
     store->sweep();
     EXPECT_EQ(test::read_file(victim), std::string(32, 'k'));
+    // The byte ledger beside it: a symlink is neither appended to nor truncated through, and a
+    // FIFO blocks nothing.
+    fs::remove(dir + "/sweep.ledger");
+    fs::create_symlink(victim, dir + "/sweep.ledger");
+    ASSERT_TRUE(store->put("ledger is a link"));
+    store->sweep();
+    ASSERT_TRUE(store->put("ledger is a link, again"));
+    EXPECT_EQ(test::read_file(victim), std::string(32, 'k'));
+    fs::remove(dir + "/sweep.ledger");
+    ASSERT_EQ(::mkfifo((dir + "/sweep.ledger").c_str(), 0600), 0);
+    EXPECT_EQ(in_child([&] {
+                  auto s = core::Store::open(store_in(dir));
+                  if (!s) return 1;
+                  auto id = s->put("ledger is a fifo");
+                  s->sweep();
+                  return id && *s->read_all(*id) == "ledger is a fifo" ? 0 : 2;
+              }),
+              0);
 }
 
 TEST(AttackStore, StatsLogLinksAndFifosAreNotWrittenThrough) {
