@@ -49,21 +49,7 @@ started=$SECONDS
 ANTHROPIC_BASE_URL=http://127.0.0.1:$port timeout 300 "$host_bin" -p "go" \
     --allowedTools "Bash mcp__sutra__sutra_restore" --debug-file "$T/debug.log" >"$T/run.out" 2>&1
 echo "  claude -p exited $? after $(ls "$T/mock" | grep -c '^req-') model requests ($((SECONDS - started)) s)"
-# The request that carries N tool results: the text of its last one (its first text block).
-req_with() {
-    for f in "$T"/mock/req-*.json; do
-        python3 - "$f" "$1" <<'PY' && return 0
-import json, sys
-d = json.load(open(sys.argv[1]))
-res = [b for m in d.get("messages", []) if isinstance(m.get("content"), list) for b in m["content"] if b.get("type") == "tool_result"]
-if len(res) != int(sys.argv[2]): sys.exit(1)
-c = res[-1]["content"]
-print(c if isinstance(c, str) else [b["text"] for b in c if b.get("type") == "text"][0], end="")
-PY
-    done
-    return 1
-}
-view=$(req_with 1) || bad "no request carried the Bash result (see $T/run.out)"
+view=$(tool_output anthropic 1) || bad "no request carried the Bash result (see $T/run.out)"
 check_view "$view"
 check "the marker names the MCP tool as Claude Code shows it" 'grep -q "mcp__sutra__sutra_restore(id=\"$marker_id\"" "$T/view.txt"'
 # 2.1.332 defers MCP tools: their names are listed for ToolSearch, not in `tools`.
@@ -71,7 +57,7 @@ check "the model is told about mcp__sutra__sutra_restore" 'grep -q "mcp__sutra__
 restore_matches "$T/big.log"
 
 # The model-issued MCP restore: the next request carries the elided lines exactly.
-restored=$(req_with 2) || bad "no request carried the MCP restore result"
+restored=$(tool_output anthropic 2) || bad "no request carried the MCP restore result"
 printf '%s' "$restored" >"$T/mcp-restored"
 range=$(grep -o 'mcp__sutra__sutra_restore(id="[^"]*", mode="lines", start=[0-9]*, end=[0-9]*)' "$T/view.txt" | head -1)
 first=$(echo "$range" | sed 's/.*start=\([0-9]*\).*/\1/')
@@ -94,20 +80,7 @@ started=$SECONDS
 ANTHROPIC_BASE_URL=http://127.0.0.1:$port timeout 300 "$host_bin" -p "go" \
     --allowedTools "Bash mcp__sutra__sutra_restore" --debug-file "$T/debug-wrap.log" >"$T/run-wrap.out" 2>&1
 echo "  claude -p (route on) exited $? after $(ls "$T/mock" | grep -c '^req-') model requests ($((SECONDS - started)) s)"
-# result N: the Nth tool result as {"is_error", "text"}, from the request that carries N of them.
-result() {
-    for f in "$T"/mock/req-*.json; do
-        python3 - "$f" "$1" >"$T/result-$1.json" <<'PY' && return 0
-import json, sys
-d = json.load(open(sys.argv[1]))
-res = [b for m in d.get("messages", []) if isinstance(m.get("content"), list) for b in m["content"] if b.get("type") == "tool_result"]
-if len(res) != int(sys.argv[2]): sys.exit(1)
-c = res[-1]["content"]
-print(json.dumps({"is_error": bool(res[-1].get("is_error")), "text": c if isinstance(c, str) else "".join(b.get("text", "") for b in c)}))
-PY
-    done
-    return 1
-}
+result() { JSON=1 tool_output anthropic "$1" >"$T/result-$1.json"; }
 result 1 || bad "no request carried the failing command's result (see $T/run-wrap.out)"
 python3 -c 'import json,sys; sys.stdout.write(json.load(open(sys.argv[1]))["text"])' "$T/result-1.json" >"$T/fail-view.txt"
 echo "  failing command: the model got $(wc -c <"$T/fail-view.txt") bytes for a $(stat -c %s "$T/big.log")-byte output"

@@ -59,26 +59,14 @@ started=$SECONDS
 timeout 300 "$host_bin" exec --skip-git-repo-check --dangerously-bypass-hook-trust \
     --sandbox danger-full-access "go" >"$T/run.out" 2>&1
 echo "  codex exec exited $? after $(ls "$T/mock" | grep -c '^req-') model requests ($((SECONDS - started)) s)"
-# output N: the text of the Nth shell output, from the request that carries N of them.
-output() {
-    for f in "$T"/mock/req-*.json; do
-        python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-out = [i["output"] for i in d.get("input", []) if i.get("type") == "function_call_output"]
-if len(out) != int(sys.argv[2]): sys.exit(1)
-o = out[-1]
-print(o if isinstance(o, str) else "".join(b.get("text", "") for b in o), end="")' "$f" "$1" && return 0
-    done
-    return 1
-}
-view=$(output 1) || bad "no request carried the shell result (see $T/run.out)"
+view=$(tool_output responses 1) || bad "no request carried the shell result (see $T/run.out)"
 check_view "$view"
 tools=$(json "$T/mock/req-0.json" '" ".join(sorted(t.get("name", "") + "".join("." + f["name"] for f in t.get("tools", [])) for t in d.get("tools", [])))')
 echo "  tools offered to the model: $tools"
 check "the markers name mcp__sutra__sutra_restore" 'grep -q "mcp__sutra__sutra_restore(id=\"$marker_id\"" "$T/view.txt"'
 check "the model is offered it (namespace mcp__sutra, function sutra_restore)" 'echo " $tools " | grep -q " mcp__sutra[.a-z_]*\.sutra_restore[. ]"'
 restore_matches "$T/big.log"
-check_restore_and_small "$(output 2)" "$(output 3)"
+check_restore_and_small "$(tool_output responses 2)" "$(tool_output responses 3)"
 stop_mock
 
 check "sutra uninstall --client codex" '"$SUTRA_BIN" uninstall --client codex >"$T/uninstall.out"'

@@ -102,6 +102,37 @@ restore_matches() {
     check "sutra restore $marker_id --all gives the original bytes" 'cmp -s "$want" "$T/restored"'
 }
 
+# tool_output API N: the text of the Nth tool result the model got, from the mock request that
+# carries exactly N of them. API: anthropic (Claude Code), responses (Codex) or chat (OpenCode).
+# With JSON=1 it prints {"is_error", "text"} instead.
+tool_output() {
+    local f
+    for f in "$T"/mock/req-*.json; do
+        python3 - "$f" "$1" "$2" "${JSON:-0}" <<'PY' && return 0
+import json, sys
+d = json.load(open(sys.argv[1]))
+api, n = sys.argv[2], int(sys.argv[3])
+if api == "anthropic":
+    items = [(b.get("content"), bool(b.get("is_error"))) for m in d.get("messages", []) if isinstance(m.get("content"), list) for b in m["content"] if b.get("type") == "tool_result"]
+elif api == "responses":
+    items = [(i["output"], False) for i in d.get("input", []) if i.get("type") == "function_call_output"]
+else:
+    items = [(m["content"], False) for m in d.get("messages", []) if m.get("role") == "tool"]
+if len(items) != n:
+    sys.exit(1)
+c, err = items[-1]
+if isinstance(c, str):
+    text = c
+elif api == "anthropic":  # a block list: its first text block (an MCP result's own text)
+    text = [b["text"] for b in c if b.get("type") == "text"][0]
+else:
+    text = "".join(b.get("text", "") for b in c)
+print(json.dumps({"is_error": err, "text": text}) if sys.argv[4] == "1" else text, end="")
+PY
+    done
+    return 1
+}
+
 # The two checks every host shares after the view: $1 = the model-visible text of the shell
 # restore of the view's first marker range, $2 = that of `printf 'small output\n'`. The restore's
 # own stdout (run again here) must be in the first whole, with no sutra marker (never compressed

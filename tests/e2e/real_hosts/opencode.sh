@@ -56,26 +56,14 @@ check "opencode mcp list connects to sutra" 'grep -a "sutra" "$T/mcp-list.out" |
 started=$SECONDS
 timeout 300 "$host_bin" run "go" --model mock/m1 >"$T/run.out" 2>&1
 echo "  opencode run exited $? after $(ls "$T/mock" | grep -c '^req-') model requests ($((SECONDS - started)) s)"
-# output N: the text of the Nth tool message, from the request that carries N of them.
-output() {
-    for f in "$T"/mock/req-*.json; do
-        python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-out = [m["content"] for m in d.get("messages", []) if m.get("role") == "tool"]
-if len(out) != int(sys.argv[2]): sys.exit(1)
-o = out[-1]
-print(o if isinstance(o, str) else "".join(b.get("text", "") for b in o), end="")' "$f" "$1" && return 0
-    done
-    return 1
-}
-view=$(output 1) || bad "no request carried the bash result (see $T/run.out)"
+view=$(tool_output chat 1) || bad "no request carried the bash result (see $T/run.out)"
 check_view "$view"
 check "the markers name sutra_sutra_restore" 'grep -q "sutra_sutra_restore(id=\"$marker_id\"" "$T/view.txt"'
 req=$(grep -l '"role":"tool"' "$T"/mock/req-*.json | head -1)
 check "the model is offered sutra_sutra_restore" \
     '[ "$(json "$req" "any(t[\"function\"][\"name\"]==\"sutra_sutra_restore\" for t in d.get(\"tools\",[]))")" = True ]'
 restore_matches "$T/big.log"
-check_restore_and_small "$(output 2)" "$(output 3)"
+check_restore_and_small "$(tool_output chat 2)" "$(tool_output chat 3)"
 stop_mock
 
 check "sutra uninstall --client opencode" '"$SUTRA_BIN" uninstall --client opencode >"$T/uninstall.out"'
