@@ -322,6 +322,25 @@ int cmd_doctor(const Args& args) {
             fmt::print("  sample of {} bytes -> replacement the host gets ({} bytes):\n{}\n",
                        payload.size(), out.size(), out);
         }
+        // Further installed hooks of the same host (Claude Code's PreToolUse route).
+        if (const auto more = d.find("more_samples"); more != d.end() && more->is_array()) {
+            for (const auto& m : *more) {
+                if (!m.is_object()) continue;
+                const std::string label = m.value("label", std::string("another hook"));
+                const std::string cmd = m.value("command", std::string());
+                const std::string answer =
+                    run_sample(cmd, m.value("payload", json::object()).dump(), status);
+                fmt::print("  {}: {}\n", label, cmd);
+                if (status != 0 || answer.empty()) {
+                    ++problems;
+                    fmt::print("  problem: no answer for its sample (status {}; SUTRA_DEBUG=1 says "
+                               "why)\n",
+                               status);
+                } else {
+                    fmt::print("  its sample -> the host gets:\n{}\n", answer);
+                }
+            }
+        }
     }
     return problems == 0 ? 0 : 1;
 }

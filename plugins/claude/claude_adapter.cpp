@@ -443,6 +443,19 @@ struct Adapter {
                 {"tool_input", {{"command", "make"}}},
                 {"tool_response", {{"stdout", out}, {"stderr", ""}, {"interrupted", false}}},
                 {"tool_use_id", "toolu_doctor"}};
+            const std::string path = settings_path();
+            const auto doc = common::parse_settings(common::read_text(path), path);
+            if (const auto pre = common::our_command(doc, pre_hook_spec("", "")))
+                d["more_samples"] = common::ojson::array(
+                    {common::ojson{{"label", "PreToolUse route for Bash"},
+                                   {"command", *pre},
+                                   {"payload",
+                                    {{"session_id", "sutra-doctor"},
+                                     {"cwd", "/tmp"},
+                                     {"hook_event_name", "PreToolUse"},
+                                     {"tool_name", "Bash"},
+                                     {"tool_input", {{"command", "make -j2 && ctest"}}},
+                                     {"tool_use_id", "toolu_doctor_pre"}}}}});
             return d;
         });
     }
