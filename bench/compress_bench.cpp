@@ -1,12 +1,12 @@
 // Hot loops of the text pipeline under Google Benchmark.
 
-#include <benchmark/benchmark.h>
-
 #include "bench/inputs.hpp"
 #include "core/classify.hpp"
 #include "core/compress.hpp"
 #include "core/lines.hpp"
 #include "core/shape.hpp"
+
+#include <benchmark/benchmark.h>
 
 namespace {
 
@@ -28,7 +28,8 @@ void BM_KeyLevel(benchmark::State& st) {
     const auto idx = core::index_lines(input());
     for (auto _ : st)
         for (std::size_t i = 0; i < idx.count(); ++i)
-            benchmark::DoNotOptimize(keys.level(std::string_view(input()).substr(idx.begin(i), idx.end(i) - idx.begin(i))));
+            benchmark::DoNotOptimize(keys.level(
+                std::string_view(input()).substr(idx.begin(i), idx.end(i) - idx.begin(i))));
     st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * input().size()));
 }
 BENCHMARK(BM_KeyLevel);
@@ -37,7 +38,8 @@ void BM_ShapeSignature(benchmark::State& st) {
     const auto idx = core::index_lines(input());
     for (auto _ : st)
         for (std::size_t i = 0; i < idx.count(); ++i)
-            benchmark::DoNotOptimize(core::shape_signature(std::string_view(input()).substr(idx.begin(i), idx.end(i) - idx.begin(i))));
+            benchmark::DoNotOptimize(core::shape_signature(
+                std::string_view(input()).substr(idx.begin(i), idx.end(i) - idx.begin(i))));
     st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * input().size()));
 }
 BENCHMARK(BM_ShapeSignature);
@@ -59,6 +61,50 @@ void BM_CompressNoStore(benchmark::State& st) {
     st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * input().size()));
 }
 BENCHMARK(BM_CompressNoStore);
+
+// A log whose neighbouring lines share their shape, in runs of 50 (build steps, requests, test
+// results): unlike plain_log, where the kind changes every line, nearly every line here needs
+// its full shape signature.
+const std::string& runs_input() {
+    static const std::string s = [] {
+        std::string log;
+        log.reserve((8u << 20) + 256);
+        for (std::size_t i = 0; log.size() < (8u << 20); ++i) {
+            const std::string n = std::to_string(i);
+            switch (i / 50 % 4) {
+            case 0:
+                log += "[" + std::to_string(i % 100) + "%] Building CXX object src/unit" + n +
+                       ".cpp.o\n";
+                break;
+            case 1:
+                log += "GET /api/items/" + n + " 200 " + std::to_string(i % 97) + "ms\n";
+                break;
+            case 2:
+                log += "test_case_" + n + " (tests.test_mod.Case" + n + ") ... ok\n";
+                break;
+            default:
+                log += "worker " + std::to_string(i % 13) + " handled job " + n + " in 0." +
+                       std::to_string(i % 1000) + "s\n";
+                break;
+            }
+            if (i % 20000 == 19999) log += "error: job " + n + " failed\n";
+        }
+        return log;
+    }();
+    return s;
+}
+
+void BM_CompressRunsNoStore(benchmark::State& st) {
+    core::Config c;
+    c.store_enabled = false;
+    c.stats_enabled = false;
+    core::Request r;
+    r.output = runs_input();
+    r.exit_code = 1;
+    for (auto _ : st) benchmark::DoNotOptimize(core::compress(r, c));
+    st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * runs_input().size()));
+}
+BENCHMARK(BM_CompressRunsNoStore);
 
 } // namespace
 

@@ -1,12 +1,49 @@
 #include "core/classify.hpp"
 
 #include <array>
-#include <cctype>
+#include <bit>
 #include <cstring>
 #include <functional>
 
 namespace sutra::core {
 namespace {
+
+// Word-at-a-time helpers for the signature and key-word scans. A word is eight bytes read as a
+// little-endian number on any host (byte k in bits 8k to 8k + 7); a mask holds the high bit of each
+// byte that passes a test. The tests are exact: bytes never carry or borrow into one another.
+namespace swar {
+
+constexpr std::uint64_t k_ones = 0x0101010101010101ull;
+constexpr std::uint64_t k_highs = 0x8080808080808080ull;
+
+std::uint64_t load(const void* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if constexpr (std::endian::native == std::endian::big) w = std::byteswap(w);
+    return w;
+}
+
+// Index of the first byte a non-zero mask flags.
+unsigned first(std::uint64_t mask) {
+    return static_cast<unsigned>(std::countr_zero(mask)) / 8;
+}
+
+std::uint64_t equal(std::uint64_t w, unsigned char c) {
+    const std::uint64_t t = w ^ (k_ones * c);
+    return ~(((t & ~k_highs) + ~k_highs) | t) & k_highs;
+}
+
+// ASCII bytes up to hi (hi < 0x80).
+std::uint64_t at_most(std::uint64_t w, unsigned char hi) {
+    return (k_ones * (0x80u + hi) - (w & ~k_highs)) & ~w & k_highs;
+}
+
+// ASCII bytes in [lo, hi] (both < 0x80).
+std::uint64_t in_range(std::uint64_t w, unsigned char lo, unsigned char hi) {
+    return ((w & ~k_highs) + k_ones * (0x80u - lo)) & at_most(w, hi);
+}
+
+} // namespace swar
 
 constexpr std::array<unsigned char, 256> make_lower() {
     std::array<unsigned char, 256> t{};
@@ -64,8 +101,31 @@ std::span<const KeyWord> builtin_key_words() {
     return k_builtin;
 }
 
+namespace {
+
+constexpr std::uint8_t k_pair_starts = 1; // a word starts with the pair
+constexpr std::uint8_t k_pair_second = 2; // the pair is a word's second and third byte
+
+// ASCII upper case; the key words are matched case-insensitively in ASCII only.
+unsigned char ascii_upper(unsigned char c) {
+    return static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 32 : c);
+}
+
+// The pair of bytes at p as the filter indexes it: p[0] | p[1] << 8.
+std::uint32_t pair_at(const unsigned char* p) {
+    return static_cast<std::uint32_t>(p[1]) << 8 | p[0];
+}
+
+// Where the three bytes at p fall in KeyMatcher's filter of word openings.
+std::uint32_t opening_slot(const unsigned char* p) {
+    const std::uint32_t t = pair_at(p) | static_cast<std::uint32_t>(p[2]) << 16;
+    return (t * 0x9E3779B1u) >> 16;
+}
+
+} // namespace
+
 KeyMatcher::KeyMatcher(const std::vector<std::string>& extra)
-    : m_pairs(65536 / 64, 0), m_first_pairs(65536 / 64, 0), m_second_pairs(65536 / 64, 0) {
+    : m_pair_flags(65536, 0), m_openings(65536 / 64, 0) {
     for (const auto& w : k_builtin) m_words.push_back({std::string(w.text), w.level});
     for (const auto& e : extra) {
         if (e.size() < 2) continue; // a one-letter pattern would keep every line
@@ -80,14 +140,11 @@ KeyMatcher::KeyMatcher(const std::vector<std::string>& extra)
     // words that can start there.
     m_bucket_of.assign(65536, 0);
     m_buckets.push_back({}); // bucket 0: none
-    auto add_pair = [this](std::vector<std::uint64_t>& set, unsigned char a, unsigned char b) {
+    auto add_pair = [this](std::uint8_t flag, unsigned char a, unsigned char b) {
         // Every case variant, so the scan can test raw bytes without lower-casing them.
-        for (unsigned char x : {a, static_cast<unsigned char>(std::toupper(a))})
-            for (unsigned char y : {b, static_cast<unsigned char>(std::toupper(b))}) {
-                const std::uint32_t raw = static_cast<std::uint32_t>(y) << 8 | x;
-                m_pairs[raw / 64] |= 1ull << (raw % 64);
-                set[raw / 64] |= 1ull << (raw % 64);
-            }
+        for (unsigned char x : {a, ascii_upper(a)})
+            for (unsigned char y : {b, ascii_upper(b)})
+                m_pair_flags[static_cast<std::uint32_t>(y) << 8 | x] |= flag;
     };
     for (std::size_t i = 0; i < m_words.size(); ++i) {
         const auto* t = reinterpret_cast<const unsigned char*>(m_words[i].text.data());
@@ -97,8 +154,17 @@ KeyMatcher::KeyMatcher(const std::vector<std::string>& extra)
             m_buckets.emplace_back();
         }
         m_buckets[m_bucket_of[p]].push_back(static_cast<std::uint16_t>(i));
-        add_pair(m_first_pairs, t[0], t[1]);
-        if (m_stride == 2) add_pair(m_second_pairs, t[1], t[2]);
+        add_pair(k_pair_starts, t[0], t[1]);
+        if (m_stride == 2) {
+            add_pair(k_pair_second, t[1], t[2]);
+            for (unsigned char x : {t[0], ascii_upper(t[0])})
+                for (unsigned char y : {t[1], ascii_upper(t[1])})
+                    for (unsigned char z : {t[2], ascii_upper(t[2])}) {
+                        const unsigned char opening[3] = {x, y, z};
+                        const std::uint32_t slot = opening_slot(opening);
+                        m_openings[slot / 64] |= 1ull << (slot % 64);
+                    }
+        }
     }
 }
 
@@ -120,18 +186,52 @@ Level KeyMatcher::match_at(const unsigned char* s, std::size_t n, std::size_t p,
     return best;
 }
 
+bool KeyMatcher::may_open(const unsigned char* p) const {
+    const std::uint32_t slot = opening_slot(p);
+    return (m_openings[slot / 64] >> (slot % 64)) & 1;
+}
+
+Level KeyMatcher::match_pair(
+    const unsigned char* s, std::size_t n, std::size_t q, std::uint8_t flags, Level best) const {
+    // Words are 3+ bytes here: one starting at q - 1 or q must open with the three bytes there.
+    if ((flags & k_pair_second) && q > 0 && may_open(s + q - 1)) best = match_at(s, n, q - 1, best);
+    if ((flags & k_pair_starts) && q + 2 < n && may_open(s + q)) best = match_at(s, n, q, best);
+    return best;
+}
+
 Level KeyMatcher::level(std::string_view line) const {
     // The hot loop of the whole rewrite: one table test per m_stride bytes, words compared only
-    // where a pair hits.
+    // where a pair hits (and, at stride 2, the three bytes there may open a word).
     Level best = Level::none;
     const auto* s = reinterpret_cast<const unsigned char*>(line.data());
     const std::size_t n = line.size();
-    for (std::size_t q = 0; q + 1 < n; q += m_stride) {
-        const std::uint32_t raw = static_cast<std::uint32_t>(s[q + 1]) << 8 | s[q];
-        const std::uint64_t bit = 1ull << (raw % 64);
-        if (!(m_pairs[raw / 64] & bit)) continue;
-        if (q > 0 && (m_second_pairs[raw / 64] & bit)) best = match_at(s, n, q - 1, best);
-        if (m_first_pairs[raw / 64] & bit) best = match_at(s, n, q, best);
+    const std::uint8_t* flags = m_pair_flags.data();
+    if (m_stride == 1) {
+        for (std::size_t q = 0; q + 1 < n; ++q) {
+            if (!(flags[pair_at(s + q)] & k_pair_starts)) continue;
+            best = match_at(s, n, q, best);
+            if (best == Level::critical) return best;
+        }
+        return best;
+    }
+    // Eight bytes a step: the four pairs at even offsets are looked up together, and most steps
+    // end there.
+    std::size_t q = 0;
+    for (; q + 8 <= n; q += 8) {
+        const std::uint64_t w = swar::load(s + q);
+        std::uint32_t hits = static_cast<std::uint32_t>(flags[w & 0xFFFF]) |
+                             static_cast<std::uint32_t>(flags[(w >> 16) & 0xFFFF]) << 8 |
+                             static_cast<std::uint32_t>(flags[(w >> 32) & 0xFFFF]) << 16 |
+                             static_cast<std::uint32_t>(flags[w >> 48]) << 24;
+        if (!hits) continue;
+        for (std::size_t p = q; hits; p += 2, hits >>= 8)
+            if (hits & 0xFF) best = match_pair(s, n, p, static_cast<std::uint8_t>(hits), best);
+        if (best == Level::critical) return best;
+    }
+    for (; q + 1 < n; q += 2) {
+        const std::uint8_t f = flags[pair_at(s + q)];
+        if (!f) continue;
+        best = match_pair(s, n, q, f, best);
         if (best == Level::critical) return best;
     }
     return best;
@@ -141,13 +241,11 @@ std::size_t KeyMatcher::find(std::string_view text, Level at_least) const {
     const auto* s = reinterpret_cast<const unsigned char*>(text.data());
     const std::size_t n = text.size();
     for (std::size_t q = 0; q + 1 < n; q += m_stride) {
-        const std::uint32_t raw = static_cast<std::uint32_t>(s[q + 1]) << 8 | s[q];
-        const std::uint64_t bit = 1ull << (raw % 64);
-        if (!(m_pairs[raw / 64] & bit)) continue;
-        if (q > 0 && (m_second_pairs[raw / 64] & bit) &&
-            match_at(s, n, q - 1, Level::none) >= at_least)
+        const std::uint8_t f = m_pair_flags[pair_at(s + q)];
+        if (!f) continue;
+        if ((f & k_pair_second) && q > 0 && match_at(s, n, q - 1, Level::none) >= at_least)
             return q - 1;
-        if ((m_first_pairs[raw / 64] & bit) && match_at(s, n, q, Level::none) >= at_least) return q;
+        if ((f & k_pair_starts) && match_at(s, n, q, Level::none) >= at_least) return q;
     }
     return std::string_view::npos;
 }
@@ -191,9 +289,38 @@ constexpr std::array<unsigned char, 256> make_classes() {
 }
 constexpr auto k_class = make_classes();
 
-// A 64-bit hash for in-process filters, inlined because it runs once per line: eight bytes a
-// step, each step multiplied in, then murmur's finalizer so similar inputs spread apart.
-std::uint64_t hash_bytes(const char* p, std::size_t n) {
+// A superset of the bytes the signature treats specially (spaces, tabs, digits, separators):
+// control bytes and ' ' (up to 0x20), '/' and digits (0x2F-0x39), '\'. A false alarm only
+// sends one byte down the exact path.
+std::uint64_t maybe_special(std::uint64_t w) {
+    return swar::at_most(w, 0x20) | swar::in_range(w, '/', '9') | swar::equal(w, '\\');
+}
+
+// First position >= i holding a space or tab, or n. Bytes up to 0x20 are the candidates.
+std::size_t skip_to_space(const unsigned char* s, std::size_t i, std::size_t n) {
+    while (i < n) {
+        if (i + 8 <= n) {
+            const std::uint64_t m = swar::at_most(swar::load(s + i), 0x20);
+            if (!m) {
+                i += 8;
+                continue;
+            }
+            i += swar::first(m);
+        }
+        if (k_class[s[i]] & k_space) return i;
+        ++i;
+    }
+    return n;
+}
+
+// Only the first bytes of a line decide its shape: long lines are rarely alike, and a cap keeps
+// the buffer on the stack.
+constexpr std::size_t k_signature_span = 512;
+
+// A 64-bit hash for in-process filters: eight bytes a step, each step multiplied in, then
+// murmur's finalizer so similar inputs spread apart. The eight bytes after the input must be
+// readable and zero: a last partial word is read whole.
+std::uint64_t hash_padded(const char* p, std::size_t n) {
     constexpr std::uint64_t k_mul = 0x9e3779b97f4a7c15ull;
     std::uint64_t h = n * k_mul;
     for (; n >= 8; p += 8, n -= 8) {
@@ -203,8 +330,8 @@ std::uint64_t hash_bytes(const char* p, std::size_t n) {
         h ^= h >> 29;
     }
     if (n > 0) {
-        std::uint64_t w = 0;
-        std::memcpy(&w, p, n);
+        std::uint64_t w;
+        std::memcpy(&w, p, 8);
         h = (h ^ w) * k_mul;
     }
     h ^= h >> 33;
@@ -214,55 +341,89 @@ std::uint64_t hash_bytes(const char* p, std::size_t n) {
     return h ^ (h >> 33);
 }
 
-// Only the first bytes of a line decide its shape: long lines are rarely alike, and a cap keeps
-// the buffer on the stack.
-constexpr std::size_t k_signature_span = 512;
-
-} // namespace
-
-std::uint64_t shape_signature(std::string_view raw) {
-    // One pass over the bytes, writing the normalised line. A token holding a separator is a
-    // path: what was written of it is rewound and one placeholder stands for it. A run of hex
-    // digits is written as it is read (digit runs as one '0') and rewound to a single '0' when
-    // it turns out to be an id: 7+ long and holding a digit.
-    const std::string_view line = strip_ending(raw).substr(0, k_signature_span);
+// Writes the normalised line (the signature's input) to norm, which has room for
+// k_signature_span bytes, and returns its length. A token holding a separator is a path: what
+// was written of it is rewound and one placeholder stands for it. A run of hex characters
+// (0-9, a-f, A-F) holding a digit is written with each digit run as one '0', or as a single '0'
+// when it is an id: 7+ long. Runs of hex letters alone are copied like any other byte, so plain
+// bytes are copied eight at a time up to the next byte that may be special; a digit then steps
+// back over the hex letters copied just before it, which start its run.
+//
+// With `first_token`, stops before the space run that ends the first token (after any leading
+// run): what is written up to there is final, as later tokens never rewind into earlier ones.
+std::size_t normalize(std::string_view line, char* norm, bool first_token) {
     const auto* s = reinterpret_cast<const unsigned char*>(line.data());
     const std::size_t n = line.size();
-    char norm[k_signature_span];
-    std::size_t out = 0;
+    std::size_t out = 0;       // never more than i: each byte writes at most one
     std::size_t token_out = 0; // where the current token starts in norm
     std::size_t i = 0;
     while (i < n) {
-        const unsigned char k = k_class[s[i]];
-        if (k == 0) {
-            norm[out++] = static_cast<char>(s[i++]);
-        } else if (k & k_hex) {
-            const std::size_t run_in = i, run_out = out;
-            bool any_digit = false, prev_digit = false;
-            for (; i < n && (k_class[s[i]] & k_hex); ++i) {
-                const bool digit = k_class[s[i]] & k_digit;
-                if (!digit)
-                    norm[out++] = static_cast<char>(s[i]);
-                else if (!prev_digit)
-                    norm[out++] = '0';
-                any_digit |= digit;
-                prev_digit = digit;
+        if (i + 8 <= n) {
+            std::memcpy(norm + out, s + i, 8); // out + 8 <= i + 8 <= n: inside norm
+            const std::uint64_t m = maybe_special(swar::load(s + i));
+            if (!m) {
+                i += 8, out += 8;
+                continue;
             }
-            if (any_digit && i - run_in >= 7) {
+            const unsigned plain = swar::first(m);
+            i += plain, out += plain;
+        }
+        const unsigned char k = k_class[s[i]];
+        if (!(k & (k_space | k_sep | k_digit))) {
+            norm[out++] = static_cast<char>(s[i++]);
+        } else if (k & k_digit) {
+            std::size_t run_in = i;
+            while (run_in > 0 && k_class[s[run_in - 1]] == k_hex) --run_in;
+            const std::size_t run_out = out - (i - run_in); // its letters were copied as they were
+            out = run_out;
+            i = run_in;
+            while (i < n) {
+                const unsigned char c = k_class[s[i]];
+                if (c & k_digit) {
+                    norm[out++] = '0';
+                    do ++i;
+                    while (i < n && (k_class[s[i]] & k_digit));
+                } else if (c == k_hex) {
+                    norm[out++] = static_cast<char>(s[i++]);
+                } else {
+                    break;
+                }
+            }
+            if (i - run_in >= 7) { // an id (the run holds a digit)
                 out = run_out;
                 norm[out++] = '0';
             }
         } else if (k & k_space) {
-            while (i < n && (k_class[s[i]] & k_space)) ++i;
+            if (first_token && out > 0) return out;
+            do ++i;
+            while (i < n && (k_class[s[i]] & k_space));
             norm[out++] = ' ';
             token_out = out;
         } else { // a separator
             out = token_out;
             norm[out++] = 'P';
-            while (i < n && !(k_class[s[i]] & k_space)) ++i;
+            i = skip_to_space(s, i, n);
         }
     }
-    return hash_bytes(norm, out);
+    return out;
+}
+
+std::uint64_t hash_normalized(std::string_view raw, bool first_token) {
+    const std::string_view line = strip_ending(raw).substr(0, k_signature_span);
+    char norm[k_signature_span + 8]; // room for the hash's zero padding
+    const std::size_t n = normalize(line, norm, first_token);
+    std::memset(norm + n, 0, 8);
+    return hash_padded(norm, n);
+}
+
+} // namespace
+
+std::uint64_t shape_signature(std::string_view line) {
+    return hash_normalized(line, false);
+}
+
+std::uint64_t shape_head(std::string_view line) {
+    return hash_normalized(line, true);
 }
 
 std::uint64_t content_hash(std::string_view line) {

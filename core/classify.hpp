@@ -43,16 +43,21 @@ private:
     };
     /// The words starting at line[p] (p + 1 < line.size()) that can beat `best`, best first.
     Level match_at(const unsigned char* s, std::size_t n, std::size_t p, Level best) const;
+    /// Stride 2: the words starting at q, or at q - 1, that the flags of the pair at q allow.
+    Level match_pair(
+        const unsigned char* s, std::size_t n, std::size_t q, std::uint8_t flags, Level best) const;
+    /// Whether the three bytes at p may open a word (stride 2 only).
+    bool may_open(const unsigned char* p) const;
 
     std::vector<Word> m_words;
-    /// Bit set over raw byte pairs (every case variant) that can occur at the start of a word
-    /// or, when m_stride is 2, one byte into it: the filter the scan tests at every m_stride-th
-    /// position. A word of 3+ bytes always puts one of those two pairs at an even offset.
-    std::vector<std::uint64_t> m_pairs;
-    /// The part of m_pairs from words' first two bytes, and from their second and third: a hit
-    /// tells which start (the pair's own position, or the byte before) is worth comparing.
-    std::vector<std::uint64_t> m_first_pairs;
-    std::vector<std::uint64_t> m_second_pairs;
+    /// Per raw byte pair (first byte low), every case variant: whether a word starts with it,
+    /// and, when m_stride is 2, whether it is a word's second and third byte. The scan tests the
+    /// pair at every m_stride-th position: a word of 3+ bytes always puts one of those two
+    /// pairs at an even offset.
+    std::vector<std::uint8_t> m_pair_flags;
+    /// When m_stride is 2: a hashed bit set of the words' first three bytes (every case
+    /// variant), which a pair hit must pass before words are compared.
+    std::vector<std::uint64_t> m_openings;
     std::size_t m_stride = 2;
     /// Lower-cased two-byte prefix -> bucket of word indices (0: no bucket).
     std::vector<std::uint16_t> m_bucket_of;
@@ -63,6 +68,11 @@ private:
 /// hex ids of 7+ characters, and tokens holding a path separator each stand for one placeholder;
 /// runs of spaces count once.
 std::uint64_t shape_signature(std::string_view line);
+
+/// Hash of the shape of the line's first token (with any space before it): lines with equal
+/// shape signatures have equal heads, so unequal heads tell shapes apart for a fraction of the
+/// cost. Also a filter within one process only.
+std::uint64_t shape_head(std::string_view line);
 
 /// Hash of the line's content, a quick filter before comparing lines (not stable across
 /// builds: never stored or shown).

@@ -6,7 +6,9 @@ namespace sutra::core {
 
 LineIndex index_lines(std::string_view s) {
     LineIndex index;
-    index.starts.reserve(s.size() / 48 + 2);
+    // Room for lines of 16 bytes on average: logs rarely average less, so a large index is not
+    // regrown (a copy of all of it, each time). Room never written costs address space only.
+    index.starts.reserve(s.size() / 16 + 2);
     const char* base = s.data();
     const char* p = base;
     const char* end = base + s.size();

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -132,7 +133,12 @@ private:
     std::vector<std::string> m_cleaned;
     Noise m_noise;
     std::vector<Level> m_level;
-    std::vector<std::uint64_t> m_sig;
+    // The critical and the notable lines, in order: what select() visits on every attempt.
+    std::vector<std::size_t> m_critical_lines;
+    std::vector<std::size_t> m_notable_lines;
+    // shape_head of each line, its low half: it only serves as a filter (unequal heads mean
+    // unequal shapes, and unequal lines), which half of it does as well, in half the memory.
+    std::vector<std::uint32_t> m_head;
     std::vector<std::int32_t> m_fold_of; // index into m_folds, or -1
     std::vector<Fold> m_folds;
     std::vector<State> m_state;
@@ -165,11 +171,11 @@ private:
 
     void classify() {
         m_level.resize(m_n);
-        m_sig.resize(m_n);
+        m_head.resize(m_n);
         for (std::size_t i = 0; i < m_n; ++i) {
             const std::string_view t = text(i);
             m_level[i] = m_keys.level(t);
-            m_sig[i] = shape_signature(t);
+            m_head[i] = static_cast<std::uint32_t>(shape_head(t));
             if (m_level[i] < Level::notable && is_section_header(t)) m_level[i] = Level::notable;
         }
         // The line that ends a Python traceback names the exception, whatever its name.
@@ -181,47 +187,85 @@ private:
             while (j < m_n && !text(j).empty() && (text(j)[0] == ' ' || text(j)[0] == '\t')) ++j;
             if (j < m_n && j > i + 1 && !is_blank(text(j))) m_level[j] = Level::critical;
         }
+        for (std::size_t i = 0; i < m_n; ++i) {
+            if (m_level[i] == Level::critical)
+                m_critical_lines.push_back(i);
+            else if (m_level[i] == Level::notable)
+                m_notable_lines.push_back(i);
+        }
     }
 
     bool same_line(std::size_t a, std::size_t b) const {
-        // Equal lines have equal signatures: most pairs are told apart without their bytes.
-        if (m_sig[a] != m_sig[b]) return false;
+        // Equal lines have equal heads: most pairs are told apart without their bytes.
+        if (m_head[a] != m_head[b]) return false;
         const std::string_view x = text(a), y = text(b);
         return x.size() == y.size() && x == y;
+    }
+
+    // The end of the run of lines from i on with line i's shape signature, none of them
+    // critical. Unequal heads mean unequal shapes, so a signature (a pass over the whole line)
+    // is only computed for lines whose first token already agrees with line i's.
+    std::size_t shape_run_end(std::size_t i) const {
+        std::size_t j = i + 1;
+        if (m_level[i] == Level::critical) return j;
+        std::optional<std::uint64_t> sig; // line i's, once needed
+        for (; j < m_n && m_level[j] != Level::critical && m_head[j] == m_head[i]; ++j) {
+            if (!sig) sig = shape_signature(text(i));
+            if (shape_signature(text(j)) != *sig) break;
+        }
+        return j;
     }
 
     std::uint64_t bytes_of(std::size_t first, std::size_t last) const {
         return m_lines.end(last) - m_lines.begin(first);
     }
 
+    // Whether line i's head recurs within the next four lines: what any repeat from line i
+    // needs first, and what most lines lack.
+    bool head_recurs(std::size_t i) const {
+        const std::size_t last = std::min(m_n - 1, i + 4);
+        for (std::size_t j = i + 1; j <= last; ++j)
+            if (m_head[j] == m_head[i]) return true;
+        return false;
+    }
+
+    // Copies of a block of 1-4 lines starting at line i that follow one another: records the
+    // fold and returns the lines the copies cover, or 0 when there are none worth a marker.
+    std::size_t repeat_from(std::size_t i, std::vector<Fold>& repeats) const {
+        const std::size_t max_period = std::min<std::size_t>(4, (m_n - i) / 2);
+        for (std::size_t k = 1; k <= max_period; ++k) {
+            // No second copy starts with line i again: the common case, told cheaply.
+            if (!same_line(i, i + k)) continue;
+            // Copies of the block [i, i+k) that follow one another.
+            std::size_t copies = 1;
+            while (i + (copies + 1) * k <= m_n) {
+                bool same = true;
+                for (std::size_t t = 0; t < k && same; ++t)
+                    same = same_line(i + t, i + copies * k + t);
+                if (!same) break;
+                ++copies;
+            }
+            if (k > 1) {
+                // A block of one repeated line is the k == 1 case.
+                bool uniform = true;
+                for (std::size_t t = 1; t < k && uniform; ++t) uniform = same_line(i, i + t);
+                if (uniform) continue;
+            }
+            const std::size_t min_copies = k == 1 ? 2 : 3;
+            if (copies < min_copies) continue;
+            const std::size_t first = i + k;
+            const std::size_t last = i + copies * k - 1;
+            if (k == 1 && copies < 4 && bytes_of(first, last) < k_marker_cost) continue;
+            repeats.push_back({first, last, Reason::repeated_lines, copies - 1, k});
+            return copies * k;
+        }
+        return 0;
+    }
+
     void find_folds() {
         std::vector<Fold> repeats;
         for (std::size_t i = 0; i < m_n;) {
-            std::size_t advanced = 0;
-            for (std::size_t k = 1; k <= 4 && !advanced && i + 2 * k <= m_n; ++k) {
-                // Copies of the block [i, i+k) that follow one another.
-                std::size_t copies = 1;
-                while (i + (copies + 1) * k <= m_n) {
-                    bool same = true;
-                    for (std::size_t t = 0; t < k && same; ++t)
-                        same = same_line(i + t, i + copies * k + t);
-                    if (!same) break;
-                    ++copies;
-                }
-                if (k > 1) {
-                    // A block of one repeated line is the k == 1 case.
-                    bool uniform = true;
-                    for (std::size_t t = 1; t < k && uniform; ++t) uniform = same_line(i, i + t);
-                    if (uniform) continue;
-                }
-                const std::size_t min_copies = k == 1 ? 2 : 3;
-                if (copies < min_copies) continue;
-                const std::size_t first = i + k;
-                const std::size_t last = i + copies * k - 1;
-                if (k == 1 && copies < 4 && bytes_of(first, last) < k_marker_cost) continue;
-                repeats.push_back({first, last, Reason::repeated_lines, copies - 1, k});
-                advanced = copies * k;
-            }
+            const std::size_t advanced = head_recurs(i) ? repeat_from(i, repeats) : 0;
             i += advanced ? advanced : 1;
         }
 
@@ -234,12 +278,9 @@ private:
         std::vector<bool> dropped_repeat(repeats.size(), false);
         std::vector<Fold> similar;
         for (std::size_t i = 0; i < m_n;) {
-            if (m_level[i] == Level::critical || is_blank(text(i))) {
-                ++i;
-                continue;
-            }
-            std::size_t j = i + 1;
-            while (j < m_n && m_sig[j] == m_sig[i] && m_level[j] != Level::critical) ++j;
+            std::size_t j = shape_run_end(i);
+            // Blank lines start no run (asked only when one follows: the rarer question).
+            if (j > i + 1 && is_blank(text(i))) j = i + 1;
             if (j - i >= 4 && bytes_of(i + 1, j - 2) >= k_marker_cost) {
                 similar.push_back({i + 1, j - 2, Reason::similar_lines, 0, 0});
                 for (std::size_t t = i + 1; t < j; ++t)
@@ -276,13 +317,13 @@ private:
 
     void select(std::uint64_t budget, bool context) {
         m_state.assign(m_n, State::dropped);
-        for (std::size_t i = 0; i < m_n; ++i)
-            if (m_fold_of[i] >= 0) m_state[i] = State::folded;
+        for (const Fold& f : m_folds)
+            for (std::size_t i = f.first; i <= f.last; ++i) m_state[i] = State::folded;
 
         // A. Critical lines, their context and their continuation blocks, within the ceiling.
         std::vector<std::size_t> critical;
-        for (std::size_t i = 0; i < m_n; ++i)
-            if (m_level[i] == Level::critical && m_state[i] != State::folded) critical.push_back(i);
+        for (std::size_t i : m_critical_lines)
+            if (m_state[i] != State::folded) critical.push_back(i);
         std::uint64_t critical_bytes = 0;
         for (std::size_t i : critical) critical_bytes += shown_size(i);
         const std::uint64_t room = m_critical_room;
@@ -328,14 +369,16 @@ private:
         // C. Notable lines while the budget lasts: first one of each kind (so one odd warning
         // is not crowded out by hundreds of a common one), then the rest in order.
         std::unordered_set<std::uint64_t> kinds;
-        for (std::size_t i = 0; i < m_n && spent < budget; ++i)
-            if (m_level[i] == Level::notable && m_state[i] == State::dropped &&
-                spent + shown_size(i) <= budget && kinds.insert(kind_of(text(i))).second)
+        for (std::size_t i : m_notable_lines) {
+            if (spent >= budget) break;
+            if (m_state[i] == State::dropped && spent + shown_size(i) <= budget &&
+                kinds.insert(kind_of(text(i))).second)
                 spent += keep(i);
-        for (std::size_t i = 0; i < m_n && spent < budget; ++i)
-            if (m_level[i] == Level::notable && m_state[i] == State::dropped &&
-                spent + shown_size(i) <= budget)
-                spent += keep(i);
+        }
+        for (std::size_t i : m_notable_lines) {
+            if (spent >= budget) break;
+            if (m_state[i] == State::dropped && spent + shown_size(i) <= budget) spent += keep(i);
+        }
 
         // C2. The odd lines out of a uniform listing.
         keep_odd_lines(spent, budget);
@@ -366,7 +409,8 @@ private:
             }
             std::size_t j = i;
             std::uint64_t gap = 0;
-            while (j < m_n && m_state[j] == State::dropped) gap += shown_size(j++);
+            for (; j < m_n && m_state[j] == State::dropped; ++j)
+                if (gap <= k_marker_cost) gap += shown_size(j); // past it, the sum is moot
             if (gap <= k_marker_cost) {
                 // Keep only when the neighbours are not folds, which would merge with the gap.
                 for (std::size_t t = i; t < j; ++t) m_state[t] = State::kept;
