@@ -98,9 +98,11 @@ public:
         classify();
         find_folds();
         Plan best;
-        // Tighten until the view fits the ceiling: halve the budget, then drop context, then
-        // show fewer critical lines (from both ends). Many scattered errors cost a marker per
-        // gap, so the critical lines alone fitting is not enough.
+        // Tighten until the view fits the ceiling: halve the budget, then give up the folds
+        // (a thousand runs of similar lines cost a marker each, and their markers alone can
+        // outgrow the ceiling: unfolded, those lines merge into a few large gaps), then drop
+        // context, then show fewer critical lines (from both ends). Many scattered errors cost
+        // a marker per gap, so the critical lines alone fitting is not enough.
         std::uint64_t budget = m_opt.budget_bytes;
         bool context = true;
         m_critical_room =
@@ -113,7 +115,10 @@ public:
             if (size <= m_opt.ceiling) break;
             if (budget > 512)
                 budget /= 2;
-            else if (context)
+            else if (m_use_folds && !m_folds.empty()) {
+                m_use_folds = false;
+                budget = m_opt.budget_bytes; // the markers were the cost, not the budget
+            } else if (context)
                 context = false;
             else
                 m_critical_room = m_critical_room * 2 / 3;
@@ -143,6 +148,7 @@ private:
     std::vector<Fold> m_folds;
     std::vector<State> m_state;
     std::uint64_t m_critical_room = 0; // bytes of critical lines shown at most
+    bool m_use_folds = true;           // folds become markers; off, their lines are plain gaps
     bool m_used_ansi = false;
     bool m_used_redraw = false;
 
@@ -317,8 +323,9 @@ private:
 
     void select(std::uint64_t budget, bool context) {
         m_state.assign(m_n, State::dropped);
-        for (const Fold& f : m_folds)
-            for (std::size_t i = f.first; i <= f.last; ++i) m_state[i] = State::folded;
+        if (m_use_folds)
+            for (const Fold& f : m_folds)
+                for (std::size_t i = f.first; i <= f.last; ++i) m_state[i] = State::folded;
 
         // A. Critical lines, their context and their continuation blocks, within the ceiling.
         std::vector<std::size_t> critical;

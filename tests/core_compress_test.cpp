@@ -1,15 +1,15 @@
 // Eligibility, fail-open and bad input.
 
+#include "core/compress.hpp"
+#include "core/store.hpp"
+#include "tests/test_util.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <random>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include "core/compress.hpp"
-#include "core/store.hpp"
-#include "tests/test_util.hpp"
 
 namespace sutra::core {
 namespace {
@@ -25,7 +25,8 @@ Response run(const std::string& input, const Config& c, std::optional<int> exit_
 
 std::string big_log(std::size_t lines) {
     std::string s;
-    for (std::size_t i = 0; i < lines; ++i) s += "step " + std::to_string(i * 7919 % 10007) + " of the job\n";
+    for (std::size_t i = 0; i < lines; ++i)
+        s += "step " + std::to_string(i * 7919 % 10007) + " of the job\n";
     return s;
 }
 
@@ -46,11 +47,13 @@ TEST(Compress, OddLinesOutOfAUniformListingStayVisible) {
         const int planted = 1 + static_cast<int>(rng() % 6);
         for (int i = 0; i < lines; ++i) {
             listing += "src/" + std::string(words[rng() % 6]) + "/module_" + std::to_string(i / 7) +
-                       ".py:" + std::to_string(1 + rng() % 900) + ":    # TODO: " +
-                       (rng() % 2 ? "tidy " : "rename ") + words[rng() % 6] + " before release\n";
+                       ".py:" + std::to_string(1 + rng() % 900) +
+                       ":    # TODO: " + (rng() % 2 ? "tidy " : "rename ") + words[rng() % 6] +
+                       " before release\n";
             if (static_cast<int>(odd.size()) < planted && rng() % (lines / planted + 1) == 0) {
-                odd.push_back("src/billing/invoice.py:" + std::to_string(i) + ":    # TODO(security" +
-                              std::to_string(odd.size()) + "): token logged in plaintext");
+                odd.push_back("src/billing/invoice.py:" + std::to_string(i) +
+                              ":    # TODO(security" + std::to_string(odd.size()) +
+                              "): token logged in plaintext");
                 listing += odd.back() + "\n";
             }
         }
@@ -80,13 +83,18 @@ TEST(Compress, DiffsAreByteIdenticalAtAnySize) {
     const Config c = test::test_config(dir.path);
     std::mt19937 rng(5);
     for (int round = 0; round < 30; ++round) {
-        std::string d = round % 2 ? "commit 9fceb02d0ae598e95dc970b74767f19372d61af8\nAuthor: A <a@b>\n\n    msg\n\n" : "";
-        d += "diff --git a/src/f" + std::to_string(round) + ".c b/src/f.c\n--- a/src/f.c\n+++ b/src/f.c\n";
+        std::string d =
+            round % 2
+                ? "commit 9fceb02d0ae598e95dc970b74767f19372d61af8\nAuthor: A <a@b>\n\n    msg\n\n"
+                : "";
+        d += "diff --git a/src/f" + std::to_string(round) +
+             ".c b/src/f.c\n--- a/src/f.c\n+++ b/src/f.c\n";
         const int hunks = 1 + static_cast<int>(rng() % 50);
         for (int h = 0; h < hunks; ++h) {
             d += "@@ -" + std::to_string(h * 100) + ",60 +" + std::to_string(h * 100) + ",60 @@\n";
             for (int k = 0; k < 60; ++k)
-                d += (k % 3 ? " " : (k % 2 ? "-" : "+")) + std::string("\x1b[31mline ") + std::to_string(k) + " error\n";
+                d += (k % 3 ? " " : (k % 2 ? "-" : "+")) + std::string("\x1b[31mline ") +
+                     std::to_string(k) + " error\n";
         }
         if (round % 5 == 0) d = test::random_log(rng, 2000) + d; // a diff inside a log
         const Response r = run(d, c);
@@ -103,7 +111,8 @@ TEST(Compress, BadInputFailsOpen) {
     std::string invalid = big_log(3000);
     invalid[200] = '\xff';
     std::string binary(300000, '\0');
-    for (std::size_t i = 0; i < binary.size(); ++i) binary[i] = static_cast<char>(i * 2654435761u >> 13);
+    for (std::size_t i = 0; i < binary.size(); ++i)
+        binary[i] = static_cast<char>(i * 2654435761u >> 13);
     for (const std::string& in : {nul, binary, std::string()}) {
         const Response r = run(in, c);
         EXPECT_FALSE(r.rewritten);
@@ -184,8 +193,11 @@ TEST(Compress, ManyScatteredErrorsStillFitTheCeiling) {
     const Config c = test::test_config(dir.path);
     std::string in;
     for (int i = 0; i < 30000; ++i) {
-        if (i % 20 == 7) in += "\x1b[31mERROR\x1b[0m fetch request " + std::to_string(i) + " failed\n";
-        else in += "[" + std::to_string(i % 97) + "] build step " + std::to_string(i) + " took " + std::to_string(i % 13) + "ms\n";
+        if (i % 20 == 7)
+            in += "\x1b[31mERROR\x1b[0m fetch request " + std::to_string(i) + " failed\n";
+        else
+            in += "[" + std::to_string(i % 97) + "] build step " + std::to_string(i) + " took " +
+                  std::to_string(i % 13) + "ms\n";
     }
     const Response r = run(in, c);
     ASSERT_TRUE(r.rewritten) << r.passthrough;
@@ -194,12 +206,54 @@ TEST(Compress, ManyScatteredErrorsStillFitTheCeiling) {
     EXPECT_NE(r.view.find("fetch request 29987 failed"), std::string::npos); // the last
 }
 
+// Thousands of runs of similar lines: their fold markers alone outgrow the ceiling. The view
+// must then give up the folds, not the errors (it once became a single marker over everything).
+TEST(Compress, ManyFoldsNeverCrowdOutTheErrors) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const std::size_t size : {std::size_t{2} << 20, std::size_t{5} << 20}) {
+        std::string in;
+        std::vector<std::string> errors;
+        for (std::size_t i = 0; in.size() < size; ++i) {
+            const std::string n = std::to_string(i);
+            switch (i / 50 % 4) {
+            case 0:
+                in += "[" + std::to_string(i % 100) + "%] Building CXX object src/unit" + n +
+                      ".cpp.o\n";
+                break;
+            case 1:
+                in += "GET /api/items/" + n + " 200 " + std::to_string(i % 97) + "ms\n";
+                break;
+            case 2:
+                in += "test_case_" + n + " (tests.test_mod.Case" + n + ") ... ok\n";
+                break;
+            default:
+                in += "worker " + std::to_string(i % 13) + " handled job " + n + " in 0." +
+                      std::to_string(i % 1000) + "s\n";
+                break;
+            }
+            if (i % 20000 == 19999) {
+                errors.push_back("error: job " + n + " failed");
+                in += errors.back() + "\n";
+            }
+        }
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        EXPECT_LE(r.view.size(), c.max_view_bytes);
+        ASSERT_FALSE(errors.empty());
+        for (const auto& e : errors) EXPECT_NE(r.view.find(e + "\n"), std::string::npos) << e;
+        EXPECT_EQ(r.view.rfind("[0%] Building CXX object src/unit0.cpp.o\n", 0), 0u); // the head
+    }
+}
+
 TEST(Compress, NeverWorseOnIncompressibleText) {
     TempDir dir;
     const Config c = test::test_config(dir.path);
     // Distinct, key-word lines everywhere: nothing is safe to remove.
     std::string in;
-    for (int i = 0; i < 300; ++i) in += "error: distinct failure number " + std::to_string(i) + " in module m" + std::to_string(i * 31) + "\n";
+    for (int i = 0; i < 300; ++i)
+        in += "error: distinct failure number " + std::to_string(i) + " in module m" +
+              std::to_string(i * 31) + "\n";
     const Response r = run(in, c);
     EXPECT_FALSE(r.rewritten);
     EXPECT_EQ(view_of(r, in), in);
@@ -210,7 +264,8 @@ TEST(Compress, ModesScaleTheView) {
     const Config c = test::test_config(dir.path);
     std::mt19937 rng(3);
     std::string in;
-    for (int i = 0; i < 20000; ++i) in += "line " + std::to_string(rng()) + " " + std::string(rng() % 40, 'x') + "\n";
+    for (int i = 0; i < 20000; ++i)
+        in += "line " + std::to_string(rng()) + " " + std::string(rng() % 40, 'x') + "\n";
     std::size_t last = 0;
     for (Mode m : {Mode::concise, Mode::normal, Mode::verbose, Mode::full}) {
         Request req;
@@ -236,7 +291,8 @@ TEST(Compress, McpRouteSpellsTheToolCall) {
     req.route.tool = "mcp__sutra__sutra_restore";
     const Response r = compress(req, c);
     ASSERT_TRUE(r.rewritten);
-    EXPECT_NE(r.view.find("mcp__sutra__sutra_restore(id=\"" + *r.id + "\", mode=\"lines\""), std::string::npos);
+    EXPECT_NE(r.view.find("mcp__sutra__sutra_restore(id=\"" + *r.id + "\", mode=\"lines\""),
+              std::string::npos);
 }
 
 TEST(Compress, NamespacesAreSeparateStores) {
