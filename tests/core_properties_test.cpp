@@ -7,16 +7,16 @@
 //  - never worse, and never over the ceiling;
 //  - the same bytes give the same view in another process.
 
-#include <gtest/gtest.h>
-
-#include <random>
-
 #include "core/classify.hpp"
 #include "core/compress.hpp"
 #include "core/lines.hpp"
 #include "core/marker.hpp"
 #include "core/store.hpp"
 #include "tests/test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
 
 namespace sutra::core {
 namespace {
@@ -121,7 +121,8 @@ void check_key_lines(const std::string& input, const Response& r, const Config& 
     std::vector<std::string> critical;
     for (std::size_t i = 0; i < lines.count(); ++i) {
         Noise n;
-        std::string t = clean_line(std::string_view(input).substr(lines.begin(i), lines.end(i) - lines.begin(i)), n);
+        std::string t = clean_line(
+            std::string_view(input).substr(lines.begin(i), lines.end(i) - lines.begin(i)), n);
         if (keys.level(t) != Level::critical) continue;
         while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
         if (t.size() > 400) t.resize(300); // long lines keep their head
@@ -144,7 +145,8 @@ TEST(Properties, RandomLogsRestoreExactlyAndKeepKeyLines) {
         req.output = input;
         if (round % 3 == 0) req.exit_code = 0;
         if (round % 3 == 1) req.exit_code = 1;
-        const Mode modes[] = {Mode::automatic, Mode::concise, Mode::normal, Mode::verbose, Mode::full};
+        const Mode modes[] = {Mode::automatic, Mode::concise, Mode::normal, Mode::verbose,
+                              Mode::full};
         req.mode = modes[round % 5];
         const Response r = compress(req, c);
         elisions += check_view(input, r, c);
@@ -156,6 +158,53 @@ TEST(Properties, RandomLogsRestoreExactlyAndKeepKeyLines) {
     }
     EXPECT_GT(rewritten, 80u);
     EXPECT_GT(elisions, 200u);
+}
+
+// Long logs made of many runs of same-shape lines, the case where fold markers alone can outgrow
+// the ceiling, with a few critical lines among them: every property still holds.
+std::string runs_log(std::mt19937& rng, std::size_t lines) {
+    static const char* const shapes[] = {"[{}%] Building CXX object src/unit{}.cpp.o",
+                                         "GET /api/items/{} 200 {}ms",
+                                         "test_case_{} (tests.test_mod.Case{}) ... ok",
+                                         "worker {} handled job {} in 0.5s",
+                                         "  Downloading pkg-{}.tgz ({} kB)",
+                                         "{} INFO request id={} served"};
+    std::string out;
+    std::size_t i = 0;
+    while (i < lines) {
+        const char* shape = shapes[rng() % 6];
+        const std::size_t run = 2 + rng() % 80;
+        for (std::size_t k = 0; k < run && i < lines; ++k, ++i) {
+            std::string line = shape;
+            for (std::size_t v : {i % 100, i}) {
+                const auto at = line.find("{}");
+                if (at != std::string::npos) line.replace(at, 2, std::to_string(v));
+            }
+            out += line + "\n";
+        }
+        if (rng() % 400 == 0) out += "error: step " + std::to_string(i) + " failed with status 2\n";
+    }
+    return out;
+}
+
+TEST(Properties, ManyRunsOfSimilarLinesKeepKeyLinesAndRestore) {
+    TempDir dir;
+    Config c = test::test_config(dir.path);
+    std::mt19937 rng(777);
+    for (int round = 0; round < 16; ++round) {
+        const std::size_t n = std::uniform_int_distribution<std::size_t>(20000, 90000)(rng);
+        const std::string input = runs_log(rng, n);
+        Request req;
+        req.output = input;
+        req.exit_code = round % 2;
+        const Mode modes[] = {Mode::automatic, Mode::concise, Mode::normal, Mode::verbose};
+        req.mode = modes[round % 4];
+        const Response r = compress(req, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        EXPECT_LE(r.view.size(), c.max_view_bytes);
+        check_view(input, r, c);
+        check_key_lines(input, r, c);
+    }
 }
 
 TEST(Properties, FixturesKeepTheirClueAndRestore) {

@@ -280,7 +280,10 @@ std::expected<RankTable, std::string> RankTable::map_image(const std::string& pa
         return std::unexpected("not a rank table image");
     }
     const auto size = static_cast<std::size_t>(st.st_size);
-    void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    // MAP_POPULATE maps every page in one call: counting a 60 kB output probes a thousand or
+    // more scattered pages of the 11 MB table, and faulting them in one by one cost ~10 ms of
+    // a hook call on the development machine.
+    void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     ::close(fd);
     if (mapping == MAP_FAILED) return std::unexpected(std::string(std::strerror(errno)));
     RankTable table;
