@@ -1,14 +1,25 @@
 #include "core/lines.hpp"
 
+#include <cstdint>
 #include <cstring>
+#include <sys/mman.h>
 
 namespace sutra::core {
+
+void advise_huge_pages(const void* data, std::size_t bytes) noexcept {
+    constexpr std::uintptr_t huge = 2u << 20;
+    if (bytes < 2 * huge) return;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + huge - 1) & ~(huge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(huge - 1);
+    // Advice only: where the kernel has no huge pages to give, nothing changes.
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
 
 LineIndex index_lines(std::string_view s) {
     LineIndex index;
     // Room for lines of 16 bytes on average: logs rarely average less, so a large index is not
     // regrown (a copy of all of it, each time). Room never written costs address space only.
-    index.starts.reserve(s.size() / 16 + 2);
+    reserve_huge(index.starts, s.size() / 16 + 2);
     const char* base = s.data();
     const char* p = base;
     const char* end = base + s.size();

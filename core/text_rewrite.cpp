@@ -166,6 +166,7 @@ private:
         if (!std::memchr(m_bytes.data(), 0x1B, m_bytes.size()) &&
             !std::memchr(m_bytes.data(), '\r', m_bytes.size()))
             return;
+        reserve_huge(m_clean_slot, m_n);
         m_clean_slot.assign(m_n, -1);
         for (std::size_t i = 0; i < m_n; ++i) {
             const std::string_view r = raw(i);
@@ -176,6 +177,8 @@ private:
     }
 
     void classify() {
+        reserve_huge(m_level, m_n);
+        reserve_huge(m_head, m_n);
         m_level.resize(m_n);
         m_head.resize(m_n);
         for (std::size_t i = 0; i < m_n; ++i) {
@@ -275,6 +278,7 @@ private:
             i += advanced ? advanced : 1;
         }
 
+        reserve_huge(m_fold_of, m_n);
         m_fold_of.assign(m_n, -1);
         for (std::size_t f = 0; f < repeats.size(); ++f)
             for (std::size_t i = repeats[f].first; i <= repeats[f].last; ++i)
@@ -304,6 +308,7 @@ private:
         for (const auto& s : similar) m_folds.push_back(s);
         std::sort(m_folds.begin(), m_folds.end(),
                   [](const Fold& a, const Fold& b) { return a.first < b.first; });
+        reserve_huge(m_fold_of, m_n);
         m_fold_of.assign(m_n, -1);
         for (std::size_t f = 0; f < m_folds.size(); ++f)
             for (std::size_t i = m_folds[f].first; i <= m_folds[f].last; ++i)
@@ -322,6 +327,7 @@ private:
     }
 
     void select(std::uint64_t budget, bool context) {
+        reserve_huge(m_state, m_n);
         m_state.assign(m_n, State::dropped);
         if (m_use_folds)
             for (const Fold& f : m_folds)
