@@ -66,31 +66,7 @@ BENCHMARK(BM_CompressNoStore);
 // results): unlike plain_log, where the kind changes every line, nearly every line here needs
 // its full shape signature.
 const std::string& runs_input() {
-    static const std::string s = [] {
-        std::string log;
-        log.reserve((8u << 20) + 256);
-        for (std::size_t i = 0; log.size() < (8u << 20); ++i) {
-            const std::string n = std::to_string(i);
-            switch (i / 50 % 4) {
-            case 0:
-                log += "[" + std::to_string(i % 100) + "%] Building CXX object src/unit" + n +
-                       ".cpp.o\n";
-                break;
-            case 1:
-                log += "GET /api/items/" + n + " 200 " + std::to_string(i % 97) + "ms\n";
-                break;
-            case 2:
-                log += "test_case_" + n + " (tests.test_mod.Case" + n + ") ... ok\n";
-                break;
-            default:
-                log += "worker " + std::to_string(i % 13) + " handled job " + n + " in 0." +
-                       std::to_string(i % 1000) + "s\n";
-                break;
-            }
-            if (i % 20000 == 19999) log += "error: job " + n + " failed\n";
-        }
-        return log;
-    }();
+    static const std::string s = bench::runs_log(8u << 20);
     return s;
 }
 

@@ -2,6 +2,7 @@
 // Deterministic benchmark inputs.
 
 #include <string>
+#include <vector>
 
 namespace sutra::bench {
 
@@ -13,17 +14,64 @@ inline std::string plain_log(std::size_t bytes) {
     std::size_t i = 0;
     while (s.size() < bytes) {
         switch (i % 5) {
-        case 0: s += "[" + std::to_string(i % 100) + "%] Building CXX object src/unit" + std::to_string(i) + ".cpp.o\n"; break;
-        case 1: s += "GET /api/items/" + std::to_string(i) + " 200 " + std::to_string(i % 97) + "ms\n"; break;
-        case 2: s += "worker " + std::to_string(i % 13) + " handled job " + std::to_string(i * 7919) + "\n"; break;
-        case 3: s += "cache hit ratio " + std::to_string(i % 100) + "." + std::to_string(i % 10) + "\n"; break;
-        default: s += "step " + std::to_string(i) + " done\n"; break;
+        case 0:
+            s += "[" + std::to_string(i % 100) + "%] Building CXX object src/unit" +
+                 std::to_string(i) + ".cpp.o\n";
+            break;
+        case 1:
+            s += "GET /api/items/" + std::to_string(i) + " 200 " + std::to_string(i % 97) + "ms\n";
+            break;
+        case 2:
+            s += "worker " + std::to_string(i % 13) + " handled job " + std::to_string(i * 7919) +
+                 "\n";
+            break;
+        case 3:
+            s += "cache hit ratio " + std::to_string(i % 100) + "." + std::to_string(i % 10) + "\n";
+            break;
+        default:
+            s += "step " + std::to_string(i) + " done\n";
+            break;
         }
-        if (i == 5000) s += "src/parser.cpp:88:17: error: no matching function for call to 'parse(int)'\n";
+        if (i == 5000)
+            s += "src/parser.cpp:88:17: error: no matching function for call to 'parse(int)'\n";
         if (i % 20000 == 19999) s += "warning: deprecated option --fast\n";
         ++i;
     }
     return s;
+}
+
+/// A log whose neighbouring lines share their shape, in runs of 50 (build steps, requests, test
+/// results, workers), with an error line every 20,000 lines; the error lines also go to `errors`.
+/// Unlike plain_log, nearly every line needs its full shape signature, and the fold markers alone
+/// can outgrow the view's ceiling.
+inline std::string runs_log(std::size_t bytes, std::vector<std::string>* errors = nullptr) {
+    std::string log;
+    log.reserve(bytes + 256);
+    for (std::size_t i = 0; log.size() < bytes; ++i) {
+        const std::string n = std::to_string(i);
+        switch (i / 50 % 4) {
+        case 0:
+            log +=
+                "[" + std::to_string(i % 100) + "%] Building CXX object src/unit" + n + ".cpp.o\n";
+            break;
+        case 1:
+            log += "GET /api/items/" + n + " 200 " + std::to_string(i % 97) + "ms\n";
+            break;
+        case 2:
+            log += "test_case_" + n + " (tests.test_mod.Case" + n + ") ... ok\n";
+            break;
+        default:
+            log += "worker " + std::to_string(i % 13) + " handled job " + n + " in 0." +
+                   std::to_string(i % 1000) + "s\n";
+            break;
+        }
+        if (i % 20000 == 19999) {
+            const std::string e = "error: job " + n + " failed";
+            log += e + "\n";
+            if (errors) errors->push_back(e);
+        }
+    }
+    return log;
 }
 
 } // namespace sutra::bench

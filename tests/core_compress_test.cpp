@@ -1,5 +1,6 @@
 // Eligibility, fail-open and bad input.
 
+#include "bench/inputs.hpp"
 #include "core/compress.hpp"
 #include "core/store.hpp"
 #include "tests/test_util.hpp"
@@ -212,31 +213,8 @@ TEST(Compress, ManyFoldsNeverCrowdOutTheErrors) {
     TempDir dir;
     const Config c = test::test_config(dir.path);
     for (const std::size_t size : {std::size_t{2} << 20, std::size_t{5} << 20}) {
-        std::string in;
         std::vector<std::string> errors;
-        for (std::size_t i = 0; in.size() < size; ++i) {
-            const std::string n = std::to_string(i);
-            switch (i / 50 % 4) {
-            case 0:
-                in += "[" + std::to_string(i % 100) + "%] Building CXX object src/unit" + n +
-                      ".cpp.o\n";
-                break;
-            case 1:
-                in += "GET /api/items/" + n + " 200 " + std::to_string(i % 97) + "ms\n";
-                break;
-            case 2:
-                in += "test_case_" + n + " (tests.test_mod.Case" + n + ") ... ok\n";
-                break;
-            default:
-                in += "worker " + std::to_string(i % 13) + " handled job " + n + " in 0." +
-                      std::to_string(i % 1000) + "s\n";
-                break;
-            }
-            if (i % 20000 == 19999) {
-                errors.push_back("error: job " + n + " failed");
-                in += errors.back() + "\n";
-            }
-        }
+        const std::string in = bench::runs_log(size, &errors);
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
         EXPECT_LE(r.view.size(), c.max_view_bytes);
