@@ -3,6 +3,10 @@
 // the subcommand name and returns the process exit status. Errors are printed to stderr as
 // `sutra: error: <what>`; nothing but the command's product goes to stdout.
 
+#include "core/request.hpp"
+
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,5 +35,16 @@ int cmd_read(const Args& args);
 
 /// Prints `sutra: error: MESSAGE` to stderr.
 void print_error(const std::string& message);
+
+/// What a view-shaping option did with args[i].
+enum class OptionRead { not_mine, read, bad };
+
+/// Reads the options `compress` and `exec` share, `--mode MODE` and `--mcp-tool NAME` (markers
+/// then name that MCP tool instead of the `sutra restore` command). On `read`, `i` is at the
+/// option's value; on `bad` the error has been printed.
+OptionRead read_view_option(const Args& args,
+                            std::size_t& i,
+                            std::optional<core::Mode>& mode,
+                            core::RestoreRoute& route);
 
 } // namespace sutra::host

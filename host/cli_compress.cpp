@@ -111,21 +111,9 @@ int cmd_compress(const Args& args) {
                 return 2;
             }
             req.exit_code = static_cast<int>(*n);
-        } else if (a == "--mode") {
-            auto v = value("--mode");
-            if (!v) return 2;
-            auto m = core::parse_mode(*v);
-            if (!m) {
-                print_error("--mode takes auto, concise, normal, verbose or full");
-                return 2;
-            }
-            req.mode = *m;
-        } else if (a == "--mcp-tool") {
-            // Markers then name this MCP tool instead of the `sutra restore` command.
-            auto v = value("--mcp-tool");
-            if (!v) return 2;
-            req.route.kind = core::RestoreRoute::Kind::mcp;
-            req.route.tool = *v;
+        } else if (const auto o = read_view_option(args, i, req.mode, req.route);
+                   o != OptionRead::not_mine) {
+            if (o == OptionRead::bad) return 2;
         } else if (!a.empty() && a[0] == '-' && a != "-") {
             print_error("unknown option '" + a + "'");
             return 2;
@@ -195,6 +183,31 @@ int cmd_compress(const Args& args) {
     const std::string text =
         out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     return write_all(STDOUT_FILENO, text) ? 0 : 1;
+}
+
+OptionRead read_view_option(const Args& args,
+                            std::size_t& i,
+                            std::optional<core::Mode>& mode,
+                            core::RestoreRoute& route) {
+    const std::string& a = args[i];
+    if (a != "--mode" && a != "--mcp-tool") return OptionRead::not_mine;
+    if (i + 1 >= args.size()) {
+        print_error(a + " needs a value");
+        return OptionRead::bad;
+    }
+    const std::string& v = args[++i];
+    if (a == "--mode") {
+        const auto m = core::parse_mode(v);
+        if (!m) {
+            print_error("--mode takes auto, concise, normal, verbose or full");
+            return OptionRead::bad;
+        }
+        mode = *m;
+    } else {
+        route.kind = core::RestoreRoute::Kind::mcp;
+        route.tool = v;
+    }
+    return OptionRead::read;
 }
 
 } // namespace sutra::host

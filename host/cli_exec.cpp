@@ -90,15 +90,9 @@ int cmd_exec(const Args& args) {
         }
         if (a == "--json") {
             json = true;
-        } else if (a == "--mode") {
-            auto v = value("--mode");
-            if (!v) return 2;
-            auto m = core::parse_mode(*v);
-            if (!m) {
-                print_error("--mode takes auto, concise, normal, verbose or full");
-                return 2;
-            }
-            spec.mode = *m;
+        } else if (const auto o = read_view_option(args, i, spec.mode, spec.route);
+                   o != OptionRead::not_mine) {
+            if (o == OptionRead::bad) return 2;
         } else if (a == "--keep") {
             auto v = value("--keep");
             if (!v) return 2;
@@ -133,12 +127,6 @@ int cmd_exec(const Args& args) {
                 return 2;
             }
             max_view = n;
-        } else if (a == "--mcp-tool") {
-            // Markers then name this MCP tool instead of the `sutra restore` command.
-            auto v = value("--mcp-tool");
-            if (!v) return 2;
-            spec.route.kind = core::RestoreRoute::Kind::mcp;
-            spec.route.tool = *v;
         } else if (!a.empty() && a[0] == '-') {
             print_error("unknown option '" + a + "'");
             std::fputs(k_exec_usage, stderr);
