@@ -3,6 +3,7 @@
 #include "core/compress.hpp"
 #include "core/config.hpp"
 #include "host/cli.hpp"
+#include "host/fd_io.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -16,16 +17,6 @@
 
 namespace sutra::host {
 namespace {
-
-bool write_all(int fd, std::string_view data) {
-    while (!data.empty()) {
-        const ssize_t n = ::write(fd, data.data(), data.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-}
 
 // Reads up to `limit` bytes; `more` says whether the input goes on past it.
 bool read_bounded(int fd, std::uint64_t limit, std::string& out, bool& more) {

@@ -4,6 +4,7 @@
 #include "core/config.hpp"
 #include "host/cli.hpp"
 #include "host/exec_run.hpp"
+#include "host/fd_io.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -18,16 +19,6 @@
 
 namespace sutra::host {
 namespace {
-
-bool write_all(int fd, std::string_view data) {
-    while (!data.empty()) {
-        const ssize_t n = ::write(fd, data.data(), data.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-}
 
 const char* const k_exec_usage =
     "usage: sutra exec [OPTIONS] -- CMD [ARGS...]\n"

@@ -1,18 +1,19 @@
 // `sutra restore`: bounded, paged reads of a stored original. The restored bytes alone go to
 // standard output; the untrusted-data note and the next range go to standard error.
 
-#include <cerrno>
-#include <cstdio>
-#include <optional>
-#include <string>
-#include <unistd.h>
-
 #include "core/compress.hpp"
 #include "core/config.hpp"
 #include "core/restore.hpp"
 #include "core/stats.hpp"
 #include "core/store.hpp"
 #include "host/cli.hpp"
+#include "host/fd_io.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <unistd.h>
 
 namespace sutra::host {
 namespace {
@@ -36,25 +37,22 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_range(std::string_v
     return std::make_pair(*a, *b);
 }
 
-bool write_all(int fd, std::string_view data) {
-    while (!data.empty()) {
-        const ssize_t n = ::write(fd, data.data(), data.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-}
-
 const char* outcome_name(core::RestoreError::Code c) {
     switch (c) {
-    case core::RestoreError::Code::bad_id: return "bad_id";
-    case core::RestoreError::Code::not_found: return "not_found";
-    case core::RestoreError::Code::expired: return "expired";
-    case core::RestoreError::Code::corrupt: return "corrupt";
-    case core::RestoreError::Code::bad_range: return "bad_range";
-    case core::RestoreError::Code::bad_query: return "bad_query";
-    case core::RestoreError::Code::io: return "io";
+    case core::RestoreError::Code::bad_id:
+        return "bad_id";
+    case core::RestoreError::Code::not_found:
+        return "not_found";
+    case core::RestoreError::Code::expired:
+        return "expired";
+    case core::RestoreError::Code::corrupt:
+        return "corrupt";
+    case core::RestoreError::Code::bad_range:
+        return "bad_range";
+    case core::RestoreError::Code::bad_query:
+        return "bad_query";
+    case core::RestoreError::Code::io:
+        return "io";
     }
     return "io";
 }

@@ -5,6 +5,7 @@
 
 #include "core/compress.hpp"
 #include "host/cli.hpp"
+#include "host/fd_io.hpp"
 #include "host/mcp_tools.hpp"
 
 #include <cerrno>
@@ -60,16 +61,6 @@ using Outcome = std::expected<Json, RpcError>;
 
 std::unexpected<RpcError> rpc_error(int code, std::string message, Json data = nullptr) {
     return std::unexpected(RpcError{code, std::move(message), std::move(data)});
-}
-
-bool write_all(int fd, std::string_view data) {
-    while (!data.empty()) {
-        const ssize_t n = ::write(fd, data.data(), data.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
 }
 
 void diagnose(const std::string& message) {

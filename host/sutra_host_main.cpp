@@ -3,6 +3,7 @@
 // 0 and prints nothing on any error (fail open: the host keeps its original result); with
 // SUTRA_DEBUG set, the reason goes to stderr.
 
+#include "host/fd_io.hpp"
 #include "host/hook_dispatch.hpp"
 #include "host/plugin_registry.hpp"
 
@@ -49,16 +50,6 @@ bool read_payload(std::string& out) {
     return !too_big;
 }
 
-bool write_all(std::string_view data) {
-    while (!data.empty()) {
-        const ssize_t n = ::write(1, data.data(), data.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-}
-
 // A crash or a hang in the core must not become the host's problem: nothing has been printed
 // before the final write, so leaving with status 0 and no output is a pass-through.
 extern "C" void leave_quietly(int) {
@@ -94,7 +85,7 @@ int run_adapter(const std::string& name) {
         return 0;
     }
     ::alarm(0); // the answer is ready: a slow reader must not cut it short
-    write_all(out);
+    sutra::host::write_all(STDOUT_FILENO, out);
     return 0;
 }
 
