@@ -204,4 +204,24 @@ std::string restore_note(const RestoreQuery& query, const RestoreResult& result)
     return note;
 }
 
+const char* outcome_name(RestoreError::Code code) {
+    switch (code) {
+    case RestoreError::Code::bad_id:
+        return "bad_id";
+    case RestoreError::Code::not_found:
+        return "not_found";
+    case RestoreError::Code::expired:
+        return "expired";
+    case RestoreError::Code::corrupt:
+        return "corrupt";
+    case RestoreError::Code::bad_range:
+        return "bad_range";
+    case RestoreError::Code::bad_query:
+        return "bad_query";
+    case RestoreError::Code::io:
+        return "io";
+    }
+    return "io";
+}
+
 } // namespace sutra::core

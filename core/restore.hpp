@@ -2,13 +2,13 @@
 // Recovery: bounded, paged reads of a stored original. Pages concatenated in order reproduce the
 // requested range byte for byte; each response names the next range to ask for.
 
+#include "core/store.hpp"
+
 #include <cstdint>
 #include <expected>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "core/store.hpp"
 
 namespace sutra::core {
 
@@ -55,6 +55,9 @@ struct RestoreError {
 };
 
 std::expected<RestoreResult, RestoreError> restore(const Store& store, const RestoreQuery& query);
+
+/// The name a failed restore is logged under in the stats ("bad_id", "not_found", …).
+const char* outcome_name(RestoreError::Code code);
 
 /// The note printed after a response: the untrusted-data sentence, what was returned, and the
 /// next call to make (in CLI spelling) when there is more.

@@ -37,26 +37,6 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_range(std::string_v
     return std::make_pair(*a, *b);
 }
 
-const char* outcome_name(core::RestoreError::Code c) {
-    switch (c) {
-    case core::RestoreError::Code::bad_id:
-        return "bad_id";
-    case core::RestoreError::Code::not_found:
-        return "not_found";
-    case core::RestoreError::Code::expired:
-        return "expired";
-    case core::RestoreError::Code::corrupt:
-        return "corrupt";
-    case core::RestoreError::Code::bad_range:
-        return "bad_range";
-    case core::RestoreError::Code::bad_query:
-        return "bad_query";
-    case core::RestoreError::Code::io:
-        return "io";
-    }
-    return "io";
-}
-
 } // namespace
 
 int cmd_restore(const Args& args) {
@@ -174,7 +154,7 @@ int cmd_restore(const Args& args) {
 
     auto result = core::restore(*store, q);
     if (!result) {
-        core::log_restore(*config, outcome_name(result.error().code));
+        core::log_restore(*config, core::outcome_name(result.error().code));
         print_error(result.error().message);
         return 1;
     }

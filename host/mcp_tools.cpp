@@ -213,26 +213,6 @@ const char* mode_name(core::RestoreMode m) {
     return "full";
 }
 
-const char* outcome_name(core::RestoreError::Code c) {
-    switch (c) {
-    case core::RestoreError::Code::bad_id:
-        return "bad_id";
-    case core::RestoreError::Code::not_found:
-        return "not_found";
-    case core::RestoreError::Code::expired:
-        return "expired";
-    case core::RestoreError::Code::corrupt:
-        return "corrupt";
-    case core::RestoreError::Code::bad_range:
-        return "bad_range";
-    case core::RestoreError::Code::bad_query:
-        return "bad_query";
-    case core::RestoreError::Code::io:
-        return "io";
-    }
-    return "io";
-}
-
 // Offset of the first byte that does not begin a well-formed UTF-8 sequence (or the size).
 std::size_t first_invalid_utf8(std::string_view s) {
     std::size_t i = 0;
@@ -322,7 +302,7 @@ ToolOutcome call_restore(const Json& args, const ServerOptions& options) {
 
     auto result = core::restore(*store, q);
     if (!result) {
-        core::log_restore(*config, outcome_name(result.error().code));
+        core::log_restore(*config, core::outcome_name(result.error().code));
         return tool_error(result.error().message);
     }
     core::RestoreResult& r = *result;
