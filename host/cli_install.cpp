@@ -42,6 +42,9 @@ struct Selection {
     std::string profile; // a host profile (Hermes), passed to the modules as "profile"
     bool dry_run = false;
     bool wrap_bash = false; // Claude Code's opt-in PreToolUse route (install only)
+    // MCP tools beyond restore, compress and stats (install only): "files" and "exec" each
+    // reach past the host's own permission rules, so each is the user's explicit choice.
+    std::vector<std::string> mcp_tools;
     bool ok = true;
 };
 
@@ -56,6 +59,10 @@ Selection parse_args(const Args& args, bool allow_dry_run, bool allow_wrap = fal
             s.dry_run = true;
         } else if (args[i] == "--wrap-bash" && allow_wrap) {
             s.wrap_bash = true;
+        } else if (args[i] == "--mcp-files" && allow_wrap) {
+            s.mcp_tools.push_back("files");
+        } else if (args[i] == "--mcp-exec" && allow_wrap) {
+            s.mcp_tools.push_back("exec");
         } else {
             print_error("unexpected argument '" + args[i] + "'");
             s.ok = false;
@@ -168,6 +175,7 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
     json options = {
         {"host_program", program}, {"sutra_program", sutra_program()}, {"dry_run", s.dry_run}};
     if (s.wrap_bash) options["wrap_bash"] = true;
+    if (!s.mcp_tools.empty()) options["mcp_tools"] = s.mcp_tools;
     if (!s.profile.empty()) options["profile"] = s.profile;
     int failures = 0;
     bool any = false;
@@ -187,7 +195,17 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
             if (!wanted) continue;
         }
         any = true;
-        if (!report(e.name, call_json(**plugin, op, options), s.dry_run)) ++failures;
+        if (!report(e.name, call_json(**plugin, op, options), s.dry_run)) {
+            ++failures;
+        } else if (op == Plugin::Op::install) {
+            for (const auto& t : s.mcp_tools)
+                fmt::print("{}: {}\n", e.name,
+                           t == "files" ? "MCP tools sutra_outline, sutra_symbol and sutra_read "
+                                          "read files under the host's project folder, outside "
+                                          "its own Read rules (--mcp-files)"
+                                        : "MCP tool sutra_exec runs any shell command, outside "
+                                          "the host's own Bash permission rules (--mcp-exec)");
+        }
     }
     if (!any && failures == 0) fmt::print("no client to {} (use --client NAME)\n", verb);
     return failures == 0 ? 0 : 1;

@@ -8,9 +8,12 @@
 #include "host/fd_io.hpp"
 #include "host/mcp_tools.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <expected>
@@ -259,6 +262,7 @@ private:
             return rpc_error(invalid_params, "invalid cursor: tools/list has a single page");
         Json list = Json::array();
         for (const mcp::Tool& tool : mcp::tools()) {
+            if (!mcp::serves(tool, m_options)) continue;
             list.push_back(mcp::describe(tool));
             if (m_text_only) list.back().erase("outputSchema");
         }
@@ -275,10 +279,16 @@ private:
             return rpc_error(invalid_params, "tools/call needs params.name, the tool's name");
         const auto& name = params["name"].get_ref<const std::string&>();
         const mcp::Tool* tool = mcp::find_tool(name);
+        if (tool && !mcp::serves(*tool, m_options))
+            return rpc_error(invalid_params,
+                             "tool '" + clip(name, 64) +
+                                 "' is not enabled on this server (the "
+                                 "user chooses it at install: --mcp-files or --mcp-exec)");
         if (!tool) {
             std::string names;
             for (const mcp::Tool& t : mcp::tools())
-                names += (names.empty() ? "" : ", ") + std::string(t.name);
+                if (mcp::serves(t, m_options))
+                    names += (names.empty() ? "" : ", ") + std::string(t.name);
             return rpc_error(invalid_params,
                              "unknown tool '" + clip(name, 64) + "'; the tools are " + names);
         }
@@ -341,8 +351,27 @@ bool valid_tool_name(std::string_view name) {
     return true;
 }
 
+bool parse_groups(const std::string& list, std::vector<std::string>& out) {
+    out.clear();
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        auto end = list.find(',', start);
+        if (end == std::string::npos) end = list.size();
+        const std::string name = list.substr(start, end - start);
+        bool known = name == "all";
+        for (const char* g : mcp::k_tool_groups) known = known || name == g;
+        if (!known) return false;
+        if (name == "all")
+            out.assign(std::begin(mcp::k_tool_groups), std::end(mcp::k_tool_groups));
+        else if (std::find(out.begin(), out.end(), name) == out.end())
+            out.push_back(name);
+        start = end + 1;
+    }
+    return !out.empty();
+}
+
 constexpr const char* k_usage = "usage: sutra mcp [--restore-tool NAME] [--namespace NS] "
-                                "[--text-only]\n"
+                                "[--text-only] [--tools LIST] [--allow-read DIR]...\n"
                                 "  serve sutra's tools over MCP on stdio (newline-delimited "
                                 "JSON-RPC)\n"
                                 "  --restore-tool NAME  how markers name the restore tool "
@@ -353,7 +382,15 @@ constexpr const char* k_usage = "usage: sutra mcp [--restore-tool NAME] [--names
                                 "  --text-only          no outputSchema or structuredContent (for "
                                 "clients that\n"
                                 "                       show the model structuredContent, not the "
-                                "text: Claude Code)\n";
+                                "text: Claude Code)\n"
+                                "  --tools LIST         comma-separated groups to serve: restore, "
+                                "compress, stats\n"
+                                "                       (the default), files (outline, symbol, "
+                                "read), exec, or all\n"
+                                "  --allow-read DIR     one more folder the file tools may read "
+                                "(they always may\n"
+                                "                       read the folder the host starts the server "
+                                "in)\n";
 
 } // namespace
 
@@ -381,12 +418,28 @@ int cmd_mcp(const Args& args) {
             options.store_namespace = args[++i];
         } else if (a == "--text-only") {
             text_only = true;
+        } else if (a == "--tools") {
+            if (!has_value || !parse_groups(args[i + 1], options.groups)) {
+                print_error("--tools takes a comma-separated list of restore, compress, stats, "
+                            "files, exec, or all");
+                return 2;
+            }
+            ++i;
+        } else if (a == "--allow-read") {
+            char real[PATH_MAX];
+            if (!has_value || ::realpath(args[i + 1].c_str(), real) == nullptr) {
+                print_error("--allow-read takes an existing folder");
+                return 2;
+            }
+            options.file_roots.emplace_back(real);
+            ++i;
         } else {
             print_error("mcp: unknown option '" + a + "'");
             std::fputs(k_usage, stderr);
             return 2;
         }
     }
+    if (char cwd[PATH_MAX]; ::realpath(".", cwd) != nullptr) options.file_roots.emplace_back(cwd);
     // A client that closes our stdout must not kill us mid-write; the write error ends the loop.
     std::signal(SIGPIPE, SIG_IGN);
     Server server(std::move(options), text_only);

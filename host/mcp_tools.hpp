@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sutra::host::mcp {
 
@@ -22,7 +23,17 @@ struct ServerOptions {
     std::string restore_tool = "sutra_restore";
     /// Store namespace used when a call does not name one; empty for the default store.
     std::string store_namespace;
+    /// The tool groups served (`--tools`): restore, compress and stats by default; "files"
+    /// (outline, symbol, read) and "exec" reach past a host's own permission rules, so a user
+    /// opts into them (`sutra install --mcp-files`, `--mcp-exec`).
+    std::vector<std::string> groups = {"restore", "compress", "stats"};
+    /// Folders the file tools may read under (real paths); the server's working directory
+    /// (the host's project folder) unless `--allow-read` names others.
+    std::vector<std::string> file_roots;
 };
+
+/// Every group name `--tools` accepts, in tools/list order.
+inline constexpr const char* k_tool_groups[] = {"restore", "compress", "stats", "files", "exec"};
 
 /// Arguments the schema or the tool refuses: answered as JSON-RPC error -32602, not as a
 /// tool result.
@@ -35,6 +46,7 @@ using ToolOutcome = std::expected<Json, InvalidParams>;
 
 struct Tool {
     const char* name;
+    const char* group; ///< which `--tools` group serves it
     const char* title;
     const char* description;
     Json (*input_schema)();
@@ -48,6 +60,9 @@ struct Tool {
 std::span<const Tool> tools();
 
 const Tool* find_tool(std::string_view name);
+
+/// True when `options` serves the tool's group.
+bool serves(const Tool& tool, const ServerOptions& options);
 
 /// The tools/list entry for a tool.
 Json describe(const Tool& tool);

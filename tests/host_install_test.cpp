@@ -329,6 +329,36 @@ TEST_F(McpInstallTest, RegisterThenUnregisterIsByteIdenticalForEveryHostAndFile)
     }
 }
 
+// The server a host gets serves restore, compress and stats; the file tools and exec, which
+// reach past the host's own Read and Bash rules, are registered only when the user asks, and
+// uninstall still gives back the exact original bytes.
+TEST_F(McpInstallTest, FileAndExecToolsAreRegisteredOnlyOnRequest) {
+    for (const McpHost& h : mcp_hosts()) {
+        SCOPED_TRACE(h.client);
+        const std::string path = box.dir.path + "/" + h.config;
+        const std::optional<std::string> original = h.originals[1];
+        put(path, original);
+        ASSERT_TRUE(call(h.client, Plugin::Op::install)["ok"]);
+        EXPECT_EQ(read(path)->find("--tools"), std::string::npos);
+        ASSERT_TRUE(call(h.client, Plugin::Op::uninstall)["ok"]);
+        EXPECT_EQ(read(path), original);
+
+        auto p = registry.load(h.client);
+        ASSERT_TRUE(p.has_value());
+        const json options = {{"host_program", "/opt/sutra/bin/sutra-host"},
+                              {"sutra_program", "/opt/sutra/bin/sutra"},
+                              {"mcp_tools", {"files", "exec"}}};
+        const json r =
+            json::parse((*p)->call(Plugin::Op::install, options.dump()).value_or("null"));
+        ASSERT_TRUE(r["ok"]) << r.dump();
+        EXPECT_NE(read(path)->find("restore,compress,stats,files,exec"), std::string::npos)
+            << *read(path);
+        ASSERT_TRUE(call(h.client, Plugin::Op::uninstall)["ok"]);
+        EXPECT_EQ(read(path), original);
+        EXPECT_FALSE(backups_left(fs::path(path).parent_path()));
+    }
+}
+
 TEST_F(McpInstallTest, WithoutASutraBinaryNothingIsRegistered) {
     for (const McpHost& h : mcp_hosts()) {
         SCOPED_TRACE(h.client);

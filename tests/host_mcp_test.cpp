@@ -274,7 +274,7 @@ TEST(McpInitialize, AnswersEachLegacyVersionAndFallsBackForUnknown) {
 
 TEST(McpTools, ListsToolsInOrderWithStrictSchemas) {
     TempDir home;
-    Server s(home.path);
+    Server s(home.path, {}, {"--tools", "all"});
     const Json r = s.request("tools/list");
     const Json& tools = r["result"]["tools"];
     ASSERT_EQ(tools.size(), 7u) << r.dump();
@@ -500,7 +500,7 @@ TEST(McpCompress, ReturnsTheViewAndItsElisions) {
 // that gives the exact bytes; a command past its time limit is killed and says so.
 TEST(McpExec, RunsACommandAndItsOutputRestoresExactly) {
     TempDir home;
-    Server s(home.path);
+    Server s(home.path, {}, {"--tools", "all"});
     const std::string script =
         "i=0; while [ $i -lt 3000 ]; do echo \"step $i compiling module_$((i % 7)).cpp ok\"; "
         "i=$((i+1)); done; echo 'src/a.c:12:5: error: boom' >&2; exit 3";
@@ -538,18 +538,19 @@ TEST(McpExec, RunsACommandAndItsOutputRestoresExactly) {
     }
     EXPECT_EQ(restored, expected);
 
-    const Json slow = s.call("sutra_exec", Json{{"command", "echo started; sleep 30"},
-                                                {"timeout_seconds", 1}});
+    const Json slow =
+        s.call("sutra_exec", Json{{"command", "echo started; sleep 30"}, {"timeout_seconds", 1}});
     EXPECT_EQ(slow["result"]["structuredContent"]["timed_out"], true);
     EXPECT_EQ(slow["result"]["structuredContent"]["exit_code"], 128 + 9);
     EXPECT_NE(first_text(slow["result"]).find("started"), std::string::npos);
 
     // Bad arguments are protocol errors, and the server keeps serving.
     EXPECT_TRUE(s.call("sutra_exec", Json{{"command", ""}}).contains("error"));
-    EXPECT_TRUE(s.call("sutra_exec", Json{{"command", "true"}, {"shell", "zsh"}}).contains("error"));
-    EXPECT_EQ(s.call("sutra_exec", Json{{"command", "true"}})["result"]["structuredContent"]
-                  ["exit_code"],
-              0);
+    EXPECT_TRUE(
+        s.call("sutra_exec", Json{{"command", "true"}, {"shell", "zsh"}}).contains("error"));
+    EXPECT_EQ(
+        s.call("sutra_exec", Json{{"command", "true"}})["result"]["structuredContent"]["exit_code"],
+        0);
 }
 
 TEST(McpOptions, RestoreToolNameAndNamespace) {
@@ -709,7 +710,7 @@ TEST(McpProtocol, StatelessRequestsNeedNoInitialize) {
 
     r = s.request("tools/list", Json{{"_meta", meta}});
     EXPECT_EQ(r["result"]["resultType"], "complete");
-    EXPECT_EQ(r["result"]["tools"].size(), 7u);
+    EXPECT_EQ(r["result"]["tools"].size(), 3u); // restore, compress, stats: the default groups
     EXPECT_TRUE(r["result"].contains("ttlMs"));
 
     r = s.request("tools/call", Json{{"_meta", meta},
@@ -730,6 +731,67 @@ TEST(McpProtocol, StatelessRequestsNeedNoInitialize) {
     EXPECT_FALSE(r["result"].contains("ttlMs"));
 }
 
+// What a host gets by default: restore, compress and stats. The file tools and exec reach past
+// the host's own permission rules (Read rules, Bash rules), so each is the user's choice.
+TEST(McpTools, DefaultServesOnlyRestoreCompressAndStats) {
+    TempDir home;
+    Server s(home.path);
+    const Json r = s.request("tools/list");
+    std::vector<std::string> names;
+    for (const auto& t : r["result"]["tools"]) names.push_back(t["name"]);
+    EXPECT_EQ(names, (std::vector<std::string>{"sutra_restore", "sutra_compress", "sutra_stats"}));
+    sutra::test::write_file(home.path + "/f.txt", "secret\n");
+    for (const auto& [tool, args] : std::vector<std::pair<std::string, Json>>{
+             {"sutra_exec", Json{{"command", "touch " + home.path + "/ran"}}},
+             {"sutra_read", Json{{"path", home.path + "/f.txt"}, {"lines", "1-1"}}},
+             {"sutra_outline", Json{{"path", home.path + "/f.txt"}}}}) {
+        const Json c = s.request("tools/call", Json{{"name", tool}, {"arguments", args}});
+        ASSERT_TRUE(c.contains("error")) << c.dump();
+        EXPECT_NE(c["error"]["message"].get<std::string>().find("not enabled"), std::string::npos)
+            << c.dump();
+        EXPECT_EQ(c.dump().find("secret"), std::string::npos);
+    }
+    EXPECT_FALSE(std::filesystem::exists(home.path + "/ran"));
+}
+
+TEST(McpTools, ToolsOptionChoosesGroups) {
+    TempDir home;
+    Server s(home.path, {}, {"--tools", "restore,exec"});
+    std::vector<std::string> names;
+    const Json list = s.request("tools/list");
+    for (const auto& t : list["result"]["tools"]) names.push_back(t["name"]);
+    EXPECT_EQ(names, (std::vector<std::string>{"sutra_restore", "sutra_exec"}));
+    for (const char* bad : {"", "restore,bogus", "files,,exec"}) {
+        Server b(home.path, {}, {"--tools", bad});
+        EXPECT_EQ(b.wait_exit(), 2) << bad;
+    }
+}
+
+// The file tools read only under the folder the server runs in and the --allow-read folders:
+// not a file beside them, not one reached through a symlink or "..".
+TEST(McpTools, FileToolsStayInsideTheirFolders) {
+    TempDir home;
+    std::filesystem::create_directories(home.path + "/proj");
+    std::filesystem::create_directories(home.path + "/other");
+    sutra::test::write_file(home.path + "/proj/in.txt", "inside\n");
+    sutra::test::write_file(home.path + "/other/.env", "TOKEN=secret\n");
+    std::filesystem::create_symlink(home.path + "/other/.env", home.path + "/proj/link");
+    Server s(home.path, {}, {"--tools", "files", "--allow-read", home.path + "/proj"});
+    auto read = [&](const std::string& path) {
+        return s.request("tools/call", Json{{"name", "sutra_read"},
+                                            {"arguments", Json{{"path", path}, {"lines", "1-1"}}}});
+    };
+    EXPECT_EQ(read(home.path + "/proj/in.txt")["result"]["content"][0]["text"], "inside\n");
+    for (const std::string& path :
+         {home.path + "/other/.env", home.path + "/proj/link", home.path + "/proj/../other/.env",
+          std::string("/etc/passwd")}) {
+        const Json r = read(path);
+        EXPECT_EQ(r["result"]["isError"], true) << path;
+        EXPECT_EQ(r.dump().find("secret"), std::string::npos) << path;
+        EXPECT_NE(r.dump().find("outside the folders"), std::string::npos) << r.dump();
+    }
+}
+
 } // namespace
 
 // sutra_outline, sutra_symbol, sutra_read answer as the CLI commands do (tests/outline_test.cpp
@@ -738,7 +800,7 @@ TEST(McpOutline, OutlineSymbolAndReadOfAFile) {
     TempDir home;
     const std::string file = home.path + "/m.py";
     sutra::test::write_file(file, "class A:\n    def f(self):\n        return 1\n");
-    Server s(home.path);
+    Server s(home.path, {}, {"--tools", "files", "--allow-read", home.path});
     Json r = s.request("tools/call", Json{{"name", "sutra_read"},
                                           {"arguments", Json{{"path", file}, {"lines", "2-3"}}}});
     EXPECT_EQ(r["result"]["content"][0]["text"], "    def f(self):\n        return 1\n")

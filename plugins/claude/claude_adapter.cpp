@@ -11,6 +11,7 @@
 
 #include "core/plugin_sdk.hpp"
 #include "plugins/claude/bash_route.hpp"
+#include "plugins/claude/permission_guard.hpp"
 #include "plugins/common/hook_settings.hpp"
 #include "plugins/common/mcp_registration.hpp"
 
@@ -50,8 +51,8 @@ constexpr const char* k_restore_tool = "mcp__sutra__sutra_restore";
 
 // --text-only: Claude Code shows the model a result's structuredContent instead of its text
 // when the tool declares an outputSchema (seen on 2.1.332), which would hide restored bytes.
-common::ojson mcp_entry(const std::string& sutra_program) {
-    auto args = common::mcp_args(k_restore_tool);
+common::ojson mcp_entry(const std::string& sutra_program, const std::vector<std::string>& tools) {
+    auto args = common::mcp_args(k_restore_tool, {}, tools);
     args.push_back("--text-only");
     return common::ojson{{"type", "stdio"}, {"command", sutra_program}, {"args", args}};
 }
@@ -192,8 +193,9 @@ std::string command_shell() {
 
 // PreToolUse (installed only with --wrap-bash): a Bash command whose meaning survives a child
 // shell runs under `sutra exec`, so its output is compressed even when it fails. The answer
-// carries the whole tool_input with only `command` changed, and no permission decision, so the
-// user's permission rules and prompts apply as before (to the wrapped text).
+// carries the whole tool_input with only `command` changed, and no permission decision. The host
+// then applies its rules to the wrapped text, so a command any deny or ask rule could match is
+// never wrapped (plugins/claude/permission_guard.hpp).
 std::string decode_pre_tool_use(const json& p) {
     if (p.value("tool_name", std::string()) != "Bash") return common::pass("not Bash");
     const auto input = p.find("tool_input");
@@ -212,6 +214,16 @@ std::string decode_pre_tool_use(const json& p) {
     if (auto why = route_refusal(command, [&](std::string_view name) {
             return program_on_path(name, path != nullptr ? path : "");
         }))
+        return common::pass("not routed: " + *why);
+    // The host matches its deny and ask rules against the wrapped text: a command that one of
+    // them could match stays as written, so the host judges it as it would without sutra.
+    const std::string cwd = p.value("cwd", std::string());
+    RuleScopes scopes;
+    scopes.config_dir = config_dir();
+    scopes.project_dirs.push_back(cwd);
+    if (const char* project = std::getenv("CLAUDE_PROJECT_DIR"))
+        scopes.project_dirs.push_back(project);
+    if (auto why = permission_refusal(command, cwd, load_permission_rules(scopes)))
         return common::pass("not routed: " + *why);
     Wrapper w{program, shell, std::string(), 8192};
     if (restore_route(p).value("kind", std::string()) == "mcp") w.mcp_tool = k_restore_tool;
@@ -369,7 +381,8 @@ struct Adapter {
             std::optional<common::FilePlan> mcp;
             if (!o.sutra_program.empty()) {
                 mcp = common::plan_json_install(mcp_config_path(), "mcpServers",
-                                                mcp_entry(o.sutra_program), entry_command);
+                                                mcp_entry(o.sutra_program, o.mcp_tools),
+                                                entry_command);
                 if (mcp) mcp->create_mode = 0600; // the host keeps account data in this file
             }
             std::vector<common::HookSpec> specs{hook_spec(o.host_program)};

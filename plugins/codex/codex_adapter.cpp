@@ -75,10 +75,12 @@ std::string with_our_table(const std::optional<std::string>& text, const std::st
     return with_server_table(text, table);
 }
 
-std::optional<common::FilePlan> plan_mcp_install(const std::string& sutra_program) {
+std::optional<common::FilePlan> plan_mcp_install(const std::string& sutra_program,
+                                                 const std::vector<std::string>& tools) {
     const std::string path = common::real_target(config_path());
     const auto before = common::read_text(path);
-    const std::string table = toml_server_table(sutra_program, common::mcp_args(k_restore_tool));
+    const std::string table =
+        toml_server_table(sutra_program, common::mcp_args(k_restore_tool, {}, tools));
     const std::string after = with_our_table(before, table);
     if (before && after == *before) return std::nullopt;
     return common::FilePlan{path, before ? "modify" : "create", before, after, std::nullopt};
@@ -154,8 +156,9 @@ struct Adapter {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
             // Plan the MCP table first: a refusal there writes nothing at all.
-            const auto mcp =
-                o.sutra_program.empty() ? std::nullopt : plan_mcp_install(o.sutra_program);
+            const auto mcp = o.sutra_program.empty()
+                                 ? std::nullopt
+                                 : plan_mcp_install(o.sutra_program, o.mcp_tools);
             auto r = common::install_hook(hooks_path(), hook_spec(o.host_program), o.dry_run);
             if (!r.value("ok", false)) return r;
             if (r.value("changed", false)) {

@@ -394,7 +394,8 @@ struct Options {
     std::string host_program;
     std::string sutra_program;
     bool dry_run = false;
-    bool wrap_bash = false; ///< Claude Code: also install the PreToolUse route (opt-in)
+    bool wrap_bash = false;             ///< Claude Code: also install the PreToolUse route (opt-in)
+    std::vector<std::string> mcp_tools; ///< MCP tools beyond the default: "files", "exec"
 };
 
 inline Options parse_options(std::string_view json_text) {
@@ -405,6 +406,9 @@ inline Options parse_options(std::string_view json_text) {
         out.sutra_program = o.value("sutra_program", std::string());
         out.dry_run = o.value("dry_run", false);
         out.wrap_bash = o.value("wrap_bash", false);
+        if (const auto t = o.find("mcp_tools"); t != o.end() && t->is_array())
+            for (const auto& name : *t)
+                if (name == "files" || name == "exec") out.mcp_tools.push_back(name);
     }
     return out;
 }

@@ -22,13 +22,23 @@ namespace sutra::plugins::common {
 inline constexpr const char* k_mcp_name = "sutra";
 
 /// The `sutra mcp` command line a host should spawn: markers name `restore_tool`, the host's
-/// spelling of sutra_restore, and calls that name no namespace use `store_namespace`.
+/// spelling of sutra_restore, and calls that name no namespace use `store_namespace`. The server
+/// offers only restore, compress and stats unless install was asked for more: `extra_tools`
+/// may hold "files" (outline, symbol, read: inside the project folder) and "exec" (a shell that
+/// the host's own Bash rules do not govern).
 inline std::vector<std::string> mcp_args(const std::string& restore_tool,
-                                         const std::string& store_namespace = {}) {
+                                         const std::string& store_namespace = {},
+                                         const std::vector<std::string>& extra_tools = {}) {
     std::vector<std::string> args{"mcp", "--restore-tool", restore_tool};
     if (!store_namespace.empty()) {
         args.push_back("--namespace");
         args.push_back(store_namespace);
+    }
+    if (!extra_tools.empty()) {
+        std::string list = "restore,compress,stats";
+        for (const auto& t : extra_tools) list += "," + t;
+        args.push_back("--tools");
+        args.push_back(list);
     }
     return args;
 }

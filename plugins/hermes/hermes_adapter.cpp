@@ -149,7 +149,8 @@ std::string decode_payload(std::string_view payload) {
         if (common::is_restore_command(command)) return common::pass("sutra restore output");
         // The terminal result is a JSON envelope {"output","exit_code","error"}.
         const json envelope = json::parse(result->get<std::string>(), nullptr, false);
-        if (!envelope.is_object() || !envelope.contains("output") || !envelope["output"].is_string())
+        if (!envelope.is_object() || !envelope.contains("output") ||
+            !envelope["output"].is_string())
             return common::pass("terminal result not an envelope");
         out["command"] = command;
         out["output"] = envelope["output"];
@@ -166,7 +167,8 @@ std::string decode_payload(std::string_view payload) {
 std::string encode_result(std::string_view payload, std::string_view result_text) {
     const json p = json::parse(payload, nullptr, false);
     const json r = json::parse(result_text, nullptr, false);
-    if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
+    if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string())
+        return {};
     std::string view = r["view"].get<std::string>();
     // The core's markers say `sutra restore ID …`, which looks in the default store; ours is the
     // profile's namespace, so the markers must name it. Only this output's own ID is matched (a
@@ -220,9 +222,11 @@ std::string config_with(const std::optional<std::string>& text,
 }
 
 // The server block install writes for this home.
-std::vector<std::string> server_block(const std::string& sutra_program, const std::string& home) {
+std::vector<std::string> server_block(const std::string& sutra_program,
+                                      const std::string& home,
+                                      const std::vector<std::string>& tools) {
     return yaml_server_block(k_name, sutra_program,
-                             common::mcp_args(k_restore_tool, store_namespace(home)));
+                             common::mcp_args(k_restore_tool, store_namespace(home), tools));
 }
 
 // The config.yaml change that removes our entries (see mcp_registration.hpp for the rule).
@@ -273,9 +277,10 @@ struct Adapter {
                 throw std::runtime_error(p.config + " already has an MCP server named \"sutra\" "
                                                     "that does not run sutra; remove it first "
                                                     "(nothing was changed)");
-            const auto server = o.sutra_program.empty()
-                                    ? std::nullopt
-                                    : std::optional(server_block(o.sutra_program, p.home));
+            const auto server =
+                o.sutra_program.empty()
+                    ? std::nullopt
+                    : std::optional(server_block(o.sutra_program, p.home, o.mcp_tools));
             const std::string after = config_with(before, server);
             if (!before || after != *before)
                 plans.push_back(common::FilePlan{p.config, before ? "modify" : "create", before,

@@ -45,9 +45,9 @@ std::string mcp_config_path() {
 
 constexpr const char* k_restore_tool = "sutra_sutra_restore";
 
-common::ojson mcp_entry(const std::string& sutra_program) {
+common::ojson mcp_entry(const std::string& sutra_program, const std::vector<std::string>& tools) {
     std::vector<std::string> command{sutra_program};
-    for (auto& a : common::mcp_args(k_restore_tool)) command.push_back(std::move(a));
+    for (auto& a : common::mcp_args(k_restore_tool, {}, tools)) command.push_back(std::move(a));
     return common::ojson{{"type", "local"}, {"command", command}, {"enabled", true}};
 }
 
@@ -156,7 +156,8 @@ std::string decode_payload(std::string_view payload) {
 std::string encode_result(std::string_view payload, std::string_view result_text) {
     const json p = json::parse(payload, nullptr, false);
     const json r = json::parse(result_text, nullptr, false);
-    if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
+    if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string())
+        return {};
     const json output = p.value("output", json::object());
     json answer;
     if (output.is_object() && output.contains("output") && output["output"].is_string())
@@ -193,7 +194,8 @@ struct Adapter {
             std::optional<common::FilePlan> mcp;
             if (!o.sutra_program.empty()) {
                 mcp = common::plan_json_install(mcp_config_path(), "mcp",
-                                                mcp_entry(o.sutra_program), entry_command);
+                                                mcp_entry(o.sutra_program, o.mcp_tools),
+                                                entry_command);
                 if (mcp) plans.push_back(*mcp);
             }
             auto r = common::apply_plans(plans, o.dry_run);

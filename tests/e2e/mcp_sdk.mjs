@@ -2,7 +2,7 @@
 // tools, call each, compress a ~1 MB original and page through a restore of all of it, comparing
 // the concatenated pages with the original byte for byte. Exits non-zero on any mismatch.
 // Run by mcp_sdk.sh, which installs the SDK and sets SUTRA_BIN and SUTRA_SDK_DIR.
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
 
@@ -48,7 +48,8 @@ function generate(bytes) {
 
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp"],
+  // Every group: a host gets restore, compress and stats unless the user opts into the rest.
+  args: ["mcp", "--tools", "all", "--allow-read", dirname(fileURLToPath(import.meta.url))],
   env: { ...process.env },
   stderr: "inherit",
 });

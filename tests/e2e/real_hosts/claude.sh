@@ -54,6 +54,8 @@ check_view "$view"
 check "the marker names the MCP tool as Claude Code shows it" 'grep -q "mcp__sutra__sutra_restore(id=\"$marker_id\"" "$T/view.txt"'
 # 2.1.332 defers MCP tools: their names are listed for ToolSearch, not in `tools`.
 check "the model is told about mcp__sutra__sutra_restore" 'grep -q "mcp__sutra__sutra_restore" "$T/mock/req-0.json"'
+check "the model is not offered sutra_exec or the file tools (the user did not opt in)" \
+    '! grep -Eq "mcp__sutra__sutra_(exec|read|outline|symbol)" "$T/mock/req-0.json"'
 restore_matches "$T/big.log"
 
 # The model-issued MCP restore: the next request carries the elided lines exactly.
@@ -106,6 +108,50 @@ stop_mock
 check "sutra uninstall --client claude" '"$SUTRA_BIN" uninstall --client claude >"$T/uninstall.out"'
 cat "$T/uninstall.out"
 check "settings.json is back to the original bytes" 'cmp -s "$T/settings.orig" "$HOME/.claude/settings.json"'
+
+# The route never weakens a permission. Claude Code matches its rules against the command that
+# runs, so a wrapped command would escape `Bash(cat:*)`. With a deny rule in the user's
+# settings, an ask rule in the project's local settings and the route installed, the denied and
+# the asked command must not run (they leave no file behind), exactly as without sutra, while a
+# command no rule names is still routed. Each run is made twice: without the route (the host's
+# own answer) and with it; the model must get the same answer both times.
+python3 - "$HOME/.claude/settings.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["permissions"] = {"deny": ["Bash(cat:*)"]}
+open(sys.argv[1], "w").write(json.dumps(d, indent=4) + "\n")
+PY
+mkdir -p "$T/proj/.claude"
+printf '{"permissions": {"ask": ["Bash(touch:*)"]}}\n' >"$T/proj/.claude/settings.local.json"
+cp "$HOME/.claude/settings.json" "$T/settings.rules"
+perm_steps=$(python3 -c 'import json,sys; t=sys.argv[1]; print(json.dumps([{"tool":"Bash","input":{"command":"cat "+t+"/big.log; echo x >"+t+"/denied-ran; exit 1","description":"denied"}},{"tool":"Bash","input":{"command":"touch "+t+"/asked-ran","description":"asked"}},{"tool":"Bash","input":{"command":"head -c 300000 "+t+"/big.log; exit 3","description":"allowed"}}]))' "$T")
+perm_run() { # $1 = label
+    rm -f "$T"/mock/req-*.json "$T/mock/port" "$T/denied-ran" "$T/asked-ran"
+    start_mock mock_claude.mjs "$perm_steps"
+    ANTHROPIC_BASE_URL=http://127.0.0.1:$port timeout 300 "$host_bin" -p "go" \
+        --allowedTools "Bash mcp__sutra__sutra_restore" --debug-file "$T/debug-$1.log" >"$T/run-$1.out" 2>&1
+    for n in 1 2 3; do JSON=1 tool_output anthropic "$n" >"$T/$1-$n.json" || echo '{}' >"$T/$1-$n.json"; done
+    [ -e "$T/denied-ran" ] && echo ran >"$T/$1-denied-ran"
+    [ -e "$T/asked-ran" ] && echo ran >"$T/$1-asked-ran"
+    stop_mock
+}
+perm_text() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("text", "<none>"), end="")' "$1"; }
+check "install without the route (control)" '"$SUTRA_BIN" install --client claude >/dev/null'
+perm_run plain
+check "install with the route over the user's rules" '"$SUTRA_BIN" install --client claude --wrap-bash >"$T/install-rules.out"'
+perm_run routed
+for run in plain routed; do
+    echo "  $run: denied -> $(perm_text "$T/$run-1.json" | head -c 160 | tr '\n' ' ')"
+    echo "  $run: asked  -> $(perm_text "$T/$run-2.json" | head -c 160 | tr '\n' ' ')"
+done
+check "without sutra's route the host denies the cat command (the control holds)" '[ ! -e "$T/plain-denied-ran" ] && perm_text "$T/plain-1.json" | grep -qi "permission"'
+check "with the route the denied command still does not run" '[ ! -e "$T/routed-denied-ran" ]'
+check "with the route the model gets the host's own denial, as without it" '[ "$(perm_text "$T/routed-1.json")" = "$(perm_text "$T/plain-1.json")" ]'
+check "with the route the asked command still does not run unasked" '[ ! -e "$T/routed-asked-ran" ] && [ ! -e "$T/plain-asked-ran" ]'
+check "with the route the model gets the host's own ask answer, as without it" '[ "$(perm_text "$T/routed-2.json")" = "$(perm_text "$T/plain-2.json")" ]'
+check "a command no rule names is still routed (sutra's view, Exit code 3)" \
+    'perm_text "$T/routed-3.json" | head -1 | grep -qx "Exit code 3" && perm_text "$T/routed-3.json" | grep -q "\[sutra: " && perm_text "$T/routed-3.json" | grep -qF "$error_line"'
+check "uninstall after the rules run" '"$SUTRA_BIN" uninstall --client claude >/dev/null && cmp -s "$T/settings.rules" "$HOME/.claude/settings.json"'
 check "~/.claude.json no longer names sutra; the user's server stays" \
     '[ "$(json "$HOME/.claude.json" "sorted(d[\"mcpServers\"])")" = "['"'"'mine'"'"']" ]'
 finish
