@@ -6,6 +6,7 @@
 #include "core/shape.hpp"
 #include "core/stats.hpp"
 #include "core/store.hpp"
+#include "core/store_options.hpp"
 #include "core/text_rewrite.hpp"
 #include "core/tokenizer/tokenizer.hpp"
 
@@ -74,6 +75,8 @@ Response run(const Request& req, const Config& cfg) {
     measure.id = k_placeholder_id;
     measure.ttl_seconds = cfg.ttl_seconds;
     measure.route = req.route;
+    if (measure.route.kind == RestoreRoute::Kind::cli)
+        measure.route.store_namespace = req.store_namespace;
 
     // Building a matcher costs more than compressing a small result: keep the last one.
     thread_local std::vector<std::string> cached_patterns;
@@ -111,15 +114,7 @@ Response run(const Request& req, const Config& cfg) {
     MarkerContext ctx = measure;
     ctx.id.reset();
     if (cfg.store_enabled) {
-        StoreOptions so;
-        so.dir = resolve_store_dir(cfg);
-        if (!req.store_namespace.empty()) so.dir += "/ns/" + req.store_namespace;
-        so.max_entry_bytes = cfg.max_entry_bytes;
-        so.max_total_bytes = cfg.max_total_bytes;
-        so.max_entries = cfg.max_entries;
-        so.ttl_seconds = cfg.ttl_seconds;
-        so.fsync = cfg.fsync;
-        auto store = Store::open(so);
+        auto store = Store::open(store_options(cfg, req.store_namespace));
         if (!store) return pass(std::move(r), "store-failed: " + store.error().message);
         auto id = store->put(in);
         if (!id) return pass(std::move(r), "store-failed: " + id.error().message);

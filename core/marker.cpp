@@ -49,16 +49,34 @@ std::string what(const Elision& e) {
 
 } // namespace
 
+std::string spell_restore(const RestoreRoute& route, const RestoreCall& call) {
+    const bool full = call.mode == "full";
+    if (route.kind == RestoreRoute::Kind::mcp) {
+        std::string out = fmt::format("{}(id=\"{}\", mode=\"{}\"", route.tool, call.id, call.mode);
+        if (!full) out += fmt::format(", start={}, end={}", call.start, call.end);
+        if (call.max_bytes) out += fmt::format(", max_bytes={}", *call.max_bytes);
+        if (!route.store_namespace.empty())
+            out += fmt::format(", namespace=\"{}\"", route.store_namespace);
+        return out + ")";
+    }
+    std::string out = route.program + " restore ";
+    if (!route.store_namespace.empty()) out += "--namespace " + route.store_namespace + " ";
+    out += call.id;
+    out +=
+        full ? std::string(" --full") : fmt::format(" --{} {}-{}", call.mode, call.start, call.end);
+    if (call.max_bytes) out += fmt::format(" --max-bytes {}", *call.max_bytes);
+    return out;
+}
+
 std::string restore_call(const Elision& e, const MarkerContext& c) {
     const std::string id = c.id.value_or(k_placeholder_id);
     const bool lines = by_lines(e);
-    const std::uint64_t a = lines ? e.first_line : e.begin;
-    const std::uint64_t b = lines ? e.last_line : e.end;
-    if (c.route.kind == RestoreRoute::Kind::mcp)
-        return fmt::format("{}(id=\"{}\", mode=\"{}\", start={}, end={})", c.route.tool, id,
-                           lines ? "lines" : "bytes", a, b);
-    return fmt::format("{} restore {} --{} {}-{}", c.route.program, id, lines ? "lines" : "bytes",
-                       a, b);
+    RestoreCall call;
+    call.id = id;
+    call.mode = lines ? "lines" : "bytes";
+    call.start = lines ? e.first_line : e.begin;
+    call.end = lines ? e.last_line : e.end;
+    return spell_restore(c.route, call);
 }
 
 std::string marker_text(const Elision& e, const MarkerContext& c) {
@@ -85,9 +103,9 @@ std::string cleanup_note(const MarkerContext& c, std::string_view what) {
         return fmt::format("[sutra: {} removed from the lines shown; original not retained "
                            "(store off)]",
                            what);
-    const std::string call = c.route.kind == RestoreRoute::Kind::mcp
-                                 ? fmt::format("{}(id=\"{}\", mode=\"full\")", c.route.tool, id)
-                                 : fmt::format("{} restore {} --full", c.route.program, id);
+    RestoreCall full;
+    full.id = id;
+    const std::string call = spell_restore(c.route, full);
     return fmt::format("[sutra: {} removed from the lines shown; retained {}; restore: {}]", what,
                        format_ttl(c.ttl_seconds), call);
 }

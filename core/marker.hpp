@@ -4,12 +4,13 @@
 // restore call in the host's dialect. Planning and rendering are split so the planner can
 // measure a view before the original is stored, and store only when the view is worth it.
 
+#include "core/request.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
-
-#include "core/request.hpp"
 
 namespace sutra::core {
 
@@ -49,6 +50,21 @@ std::string marker_text(const Elision& elision, const MarkerContext& context);
 
 /// The restore call for a range, in the route's dialect.
 std::string restore_call(const Elision& elision, const MarkerContext& context);
+
+/// One restore call: `mode` is "bytes" (start-end zero-based, end exclusive), "lines" (one-based,
+/// inclusive) or "full".
+struct RestoreCall {
+    std::string_view id;
+    std::string_view mode = "full";
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;
+    std::optional<std::uint64_t> max_bytes; ///< named only when the caller chose it
+};
+
+/// Every restore call sutra prints (markers, notes, next-page hints) is spelled here:
+/// `sutra restore [--namespace NS] ID --lines A-B` or `TOOL(id="ID", mode="lines", start=A,
+/// end=B)`.
+std::string spell_restore(const RestoreRoute& route, const RestoreCall& call);
 
 /// The line that says escapes and redraws were removed from the lines shown, and how to get
 /// the original whole.

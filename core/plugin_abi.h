@@ -12,13 +12,16 @@
  *
  * The lifecycle of one hook call (see docs/adapters.md):
  *   1. decode(payload) -> {"action":"compress"|"pass"|"respond", "output", "tool", "command",
- *      "exit_code", "namespace", "mode", "read_file":{"path","size","allowed_dir"},
+ *      "exit_code", "namespace", "mode", "read_file":{"path","size","allowed_dir",
+ *      "name_prefix","name_suffix"},
  *      "route":{"kind":"cli"|"mcp","tool"}, "reason"}
  *      "respond" (added within version 1) means the module answers the hook itself: `output`
  *      holds the exact bytes to print and nothing is compressed (Claude Code's PreToolUse
  *      rewrite). A dispatcher that predates it treats any action but "compress" as a pass.
  *      When `read_file` is present the dispatcher (not the module) reads that file under every
  *      safety check and uses its bytes as the output; any failed check means pass-through.
+ *      The host's file names are `name_prefix`, 1-120 of [A-Za-z0-9_-], `name_suffix`
+ *      (added within version 1; defaults "" and ".txt").
  *   2. the dispatcher runs the core and, only when the core rewrote the output,
  *   3. encode(payload, result) -> the exact bytes to print on the hook's stdout; an empty string
  *      means print nothing (the host keeps its original result). `result` is

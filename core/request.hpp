@@ -36,6 +36,10 @@ struct RestoreRoute {
     std::string tool = "sutra_restore";
     /// The command a shell tool can run (cli only).
     std::string program = "sutra";
+    /// The store namespace the call must name; empty for the default store. An MCP server that
+    /// install registers for a namespace already defaults to it, so markers in the MCP dialect
+    /// leave it out (core/compress.cpp) and only explicit calls name it.
+    std::string store_namespace;
 };
 
 struct Request {

@@ -1,6 +1,10 @@
 #include "core/restore.hpp"
 
 #include "core/config.hpp"
+#include "core/marker.hpp"
+#include "core/stats.hpp"
+#include "core/store_options.hpp"
+#include "core/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -185,7 +189,10 @@ std::expected<RestoreResult, RestoreError> restore(const Store& store, const Res
     }
 }
 
-std::string restore_note(const RestoreQuery& query, const RestoreResult& result) {
+std::string restore_note(const RestoreQuery& query,
+                         const RestoreResult& result,
+                         const RestoreRoute& route,
+                         std::optional<std::uint64_t> next_max_bytes) {
     std::string note = k_untrusted_note;
     note += '\n';
     if (query.mode == RestoreMode::search) {
@@ -198,10 +205,88 @@ std::string restore_note(const RestoreQuery& query, const RestoreResult& result)
         if (result.clipped) note += "; a line longer than the bound was cut";
     }
     note += '\n';
-    if (result.next)
-        note += fmt::format("next: sutra restore {} --bytes {}-{}\n", query.id, result.next->first,
-                            result.next->second);
+    if (result.next) {
+        RestoreCall next;
+        next.id = query.id;
+        next.mode = "bytes";
+        next.start = result.next->first;
+        next.end = result.next->second;
+        next.max_bytes = next_max_bytes;
+        note += "next: " + spell_restore(route, next) + "\n";
+    }
     return note;
+}
+
+namespace {
+
+// A page cut by the bound may split a character, which a text block cannot carry: the page then
+// ends before it and the next range starts at it, so pages still concatenate to the original.
+std::optional<RestoreError> fit_text_only(const RestoreQuery& q, RestoreResult& r) {
+    using Code = RestoreError::Code;
+    if (r.next && q.mode != RestoreMode::search) {
+        const std::size_t cut = split_utf8_tail(r.text);
+        if (cut > 0 && cut == r.text.size())
+            return RestoreError{
+                Code::bad_range,
+                fmt::format("max_bytes {} is smaller than the UTF-8 character at byte {}; ask "
+                            "for at least 4 bytes a page",
+                            q.max_bytes, r.begin)};
+        if (cut > 0) {
+            r.text.resize(r.text.size() - cut);
+            r.end -= cut;
+            r.next->first -= cut;
+        }
+    }
+    if (valid_utf8(r.text)) return std::nullopt;
+    if (q.mode == RestoreMode::search)
+        return RestoreError{
+            Code::not_utf8,
+            fmt::format("the matching lines are not valid UTF-8, which an MCP text block cannot "
+                        "carry; ask for mode \"bytes\" ranges that avoid the bad bytes, or run "
+                        "`sutra restore {} --search ...` in a shell",
+                        q.id)};
+    const std::uint64_t bad = r.begin + first_invalid_utf8(r.text);
+    return RestoreError{
+        Code::not_utf8,
+        fmt::format("bytes {}-{} are not valid UTF-8 (byte {} is not), which an MCP text block "
+                    "cannot carry exactly; ask for smaller ranges that avoid it (start and end on "
+                    "character boundaries), or run `sutra restore {} --bytes {}-{}` in a shell "
+                    "for the raw bytes",
+                    r.begin, r.end, bad, q.id, r.begin, r.end)};
+}
+
+} // namespace
+
+std::expected<RestoreResponse, RestoreError> restore(const RestoreRequest& request,
+                                                     const Config& config) {
+    const RestoreQuery& q = request.query;
+    auto failed = [&](RestoreError e) {
+        if (e.logged) log_restore(config, outcome_name(e.code));
+        return std::unexpected(std::move(e));
+    };
+    if (!valid_id(q.id)) return failed(from_store({StoreErrc::bad_id, {}}, q.id));
+    auto store = Store::open(store_options(config, request.route.store_namespace));
+    if (!store)
+        return std::unexpected(RestoreError{RestoreError::Code::io, store.error().message, false});
+    RestoreResponse response;
+    if (request.all) {
+        auto data = store->read_all(q.id);
+        if (!data) return failed(from_store(data.error(), q.id));
+        response.result.text = std::move(*data);
+        response.result.end = response.result.total_bytes = response.result.text.size();
+        log_restore(config, "ok");
+        return response;
+    }
+    auto result = restore(*store, q);
+    if (!result) return failed(std::move(result.error()));
+    if (request.text_only)
+        if (auto refused = fit_text_only(q, *result)) return failed(std::move(*refused));
+    log_restore(config, "ok");
+    response.note =
+        restore_note(q, *result, request.route,
+                     request.max_bytes_given ? std::optional(q.max_bytes) : std::nullopt);
+    response.result = std::move(*result);
+    return response;
 }
 
 const char* outcome_name(RestoreError::Code code) {
@@ -218,6 +303,8 @@ const char* outcome_name(RestoreError::Code code) {
         return "bad_range";
     case RestoreError::Code::bad_query:
         return "bad_query";
+    case RestoreError::Code::not_utf8:
+        return "not_utf8";
     case RestoreError::Code::io:
         return "io";
     }

@@ -110,4 +110,26 @@ bool looks_binary(std::string_view s) {
     return bad * 32 > head.size();
 }
 
+std::size_t split_utf8_tail(std::string_view s) {
+    const std::size_t n = s.size();
+    for (std::size_t k = 1; k <= 3 && k <= n; ++k) {
+        const auto c = static_cast<unsigned char>(s[n - k]);
+        if ((c & 0xC0) == 0x80) continue;
+        const std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        return len > k ? k : 0;
+    }
+    return 0;
+}
+
+std::size_t first_invalid_utf8(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        std::size_t n = 1;
+        while (n <= 4 && !(i + n <= s.size() && valid_utf8(s.substr(i, n)))) ++n;
+        if (n > 4) return i;
+        i += n;
+    }
+    return i;
+}
+
 } // namespace sutra::core

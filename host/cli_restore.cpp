@@ -4,8 +4,6 @@
 #include "core/compress.hpp"
 #include "core/config.hpp"
 #include "core/restore.hpp"
-#include "core/stats.hpp"
-#include "core/store.hpp"
 #include "host/cli.hpp"
 #include "host/fd_io.hpp"
 
@@ -121,48 +119,21 @@ int cmd_restore(const Args& args) {
         return 2;
     }
     q.max_bytes = max_bytes.value_or(config->restore_max_bytes);
-    if (!core::valid_id(q.id)) {
-        core::log_restore(*config, "bad_id");
+    core::RestoreRequest request;
+    request.query = q;
+    request.max_bytes_given = max_bytes.has_value();
+    request.all = all;
+    request.route.store_namespace = ns;
+    auto response = core::restore(request, *config);
+    if (!response) {
         // The id is caller input and may hold anything: it is not echoed.
-        print_error("that is not a sutra id (su_ followed by 32 lowercase hex digits)");
+        print_error(response.error().code == core::RestoreError::Code::bad_id
+                        ? "that is not a sutra id (su_ followed by 32 lowercase hex digits)"
+                        : response.error().message);
         return 1;
     }
-
-    core::StoreOptions so;
-    so.dir = core::resolve_store_dir(*config);
-    if (!ns.empty()) so.dir += "/ns/" + ns;
-    so.max_entry_bytes = config->max_entry_bytes;
-    so.max_total_bytes = config->max_total_bytes;
-    so.max_entries = config->max_entries;
-    so.ttl_seconds = config->ttl_seconds;
-    auto store = core::Store::open(so);
-    if (!store) {
-        print_error(store.error().message);
-        return 1;
-    }
-
-    if (all) {
-        auto data = store->read_all(q.id);
-        if (!data) {
-            core::log_restore(*config, "error");
-            print_error(data.error().message);
-            return 1;
-        }
-        core::log_restore(*config, "ok");
-        return write_all(STDOUT_FILENO, *data) ? 0 : 1;
-    }
-
-    auto result = core::restore(*store, q);
-    if (!result) {
-        core::log_restore(*config, core::outcome_name(result.error().code));
-        print_error(result.error().message);
-        return 1;
-    }
-    core::log_restore(*config, "ok");
-    const bool ok = write_all(STDOUT_FILENO, result->text);
-    std::string note = core::restore_note(q, *result);
-    if (!note.empty() && note.back() != '\n') note += '\n';
-    write_all(STDERR_FILENO, note);
+    const bool ok = write_all(STDOUT_FILENO, response->result.text);
+    if (!response->note.empty()) write_all(STDERR_FILENO, response->note);
     return ok ? 0 : 1;
 }
 

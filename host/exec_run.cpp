@@ -6,6 +6,7 @@
 #include "core/shape.hpp"
 #include "core/stats.hpp"
 #include "core/store.hpp"
+#include "core/store_options.hpp"
 #include "core/text_rewrite.hpp"
 #include "core/utf8.hpp"
 
@@ -86,17 +87,6 @@ std::pair<Child, int> spawn(const ExecSpec& spec) {
         return {{}, rc};
     }
     return {{pid, fds[0]}, 0};
-}
-
-core::StoreOptions store_options(const core::Config& cfg) {
-    core::StoreOptions so;
-    so.dir = core::resolve_store_dir(cfg);
-    so.max_entry_bytes = cfg.max_entry_bytes;
-    so.max_total_bytes = cfg.max_total_bytes;
-    so.max_entries = cfg.max_entries;
-    so.ttl_seconds = cfg.ttl_seconds;
-    so.fsync = cfg.fsync;
-    return so;
 }
 
 /// Takes the output chunk by chunk: first into a window held in memory, then (past it) into
@@ -194,7 +184,7 @@ private:
             m_shape == core::Shape::binary || m_shape == core::Shape::empty)
             m_shape = core::Shape::text;
         if (m_cfg.store_enabled) {
-            auto store = core::Store::open(store_options(m_cfg));
+            auto store = core::Store::open(core::store_options(m_cfg));
             if (store) {
                 auto writer = store->begin_put();
                 if (writer) {

@@ -27,7 +27,7 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
                                                               std::uint64_t expected_size,
                                                               const std::string& allowed_dir,
                                                               std::uint64_t limit,
-                                                              std::string_view naming) {
+                                                              const PersistedName& naming) {
     auto fail = [&](std::string why) {
         return std::unexpected(fmt::format("persisted output {}: {}", path, why));
     };
@@ -37,17 +37,21 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
     for (const fs::path* q : {&p, &dir})
         for (const auto& part : *q)
             if (part == "." || part == "..") return fail("path has . or .. components");
-    if (naming == "opencode-tool") {
-        const std::string name = p.filename().string();
-        const bool ok = name.size() > 5 && name.size() <= 128 && name.rfind("tool_", 0) == 0 &&
-                        std::all_of(name.begin() + 5, name.end(), [](char c) {
-                            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                                   (c >= '0' && c <= '9') || c == '_';
-                        });
-        if (!ok) return fail("not an OpenCode tool-output file name");
-    } else if (p.extension() != ".txt") {
-        return fail("not a .txt file");
-    }
+    // The host's own naming, as its module states it: prefix, then 1-120 of [A-Za-z0-9_-], then
+    // suffix. Anything else was not written by the host.
+    const std::string name = p.filename().string();
+    const std::size_t fixed = naming.prefix.size() + naming.suffix.size();
+    const bool named =
+        name.size() > fixed && name.size() <= fixed + 120 && name.starts_with(naming.prefix) &&
+        name.ends_with(naming.suffix) &&
+        std::all_of(name.begin() + static_cast<std::ptrdiff_t>(naming.prefix.size()),
+                    name.end() - static_cast<std::ptrdiff_t>(naming.suffix.size()), [](char c) {
+                        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                               (c >= '0' && c <= '9') || c == '_' || c == '-';
+                    });
+    if (!named)
+        return fail("not named " + naming.prefix + "<id>" + naming.suffix +
+                    " as the host names them");
     if (p.parent_path().lexically_normal() != dir.lexically_normal())
         return fail("not directly in " + allowed_dir);
     if (expected_size > limit) return fail("larger than the 64 MiB cap");
@@ -127,10 +131,11 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
             why = "read_file without a size";
             return {};
         }
-        auto text = read_persisted_output(rf->value("path", std::string()),
-                                          (*rf)["size"].get<std::uint64_t>(),
-                                          rf->value("allowed_dir", std::string()), 64ull << 20,
-                                          rf->value("naming", std::string("txt")));
+        auto text = read_persisted_output(
+            rf->value("path", std::string()), (*rf)["size"].get<std::uint64_t>(),
+            rf->value("allowed_dir", std::string()), 64ull << 20,
+            PersistedName{rf->value("name_prefix", std::string()),
+                          rf->value("name_suffix", std::string(".txt"))});
         if (!text) {
             why = text.error();
             return {};

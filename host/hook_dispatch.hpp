@@ -11,17 +11,23 @@ namespace sutra::host {
 
 class Plugin;
 
-/// Reads a host-persisted full output under every check: `path` absolute, ending in .txt,
-/// directly inside `allowed_dir` (no `.`/`..` components), lstat a regular file of exactly
+/// How a host names its persisted outputs: `prefix`, 1-120 of [A-Za-z0-9_-], `suffix`. The
+/// module states it in its decode answer (`read_file.name_prefix`, `read_file.name_suffix`;
+/// default: no prefix, ".txt").
+struct PersistedName {
+    std::string prefix;
+    std::string suffix = ".txt";
+};
+
+/// Reads a host-persisted full output under every check: `path` absolute, named as `naming`
+/// says, directly inside `allowed_dir` (no `.`/`..` components), lstat a regular file of exactly
 /// `expected_size` bytes, opened with O_NOFOLLOW, at most `limit` bytes, valid UTF-8. Any failed
 /// check is an error naming it; the caller then passes through.
-/// `naming` says which file names the host uses: "txt" (Claude Code: `*.txt`) or
-/// "opencode-tool" (OpenCode: `tool_` followed by letters, digits and `_`, no extension).
 std::expected<std::string, std::string> read_persisted_output(const std::string& path,
                                                               std::uint64_t expected_size,
                                                               const std::string& allowed_dir,
                                                               std::uint64_t limit = 64ull << 20,
-                                                              std::string_view naming = "txt");
+                                                              const PersistedName& naming = {});
 
 /// Runs decode → (checked file read) → core::compress → encode, or returns the adapter's own
 /// answer when decode says "respond" (Claude Code's PreToolUse rewrite). Returns the bytes to

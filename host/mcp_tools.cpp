@@ -218,43 +218,6 @@ const char* mode_name(core::RestoreMode m) {
     return "full";
 }
 
-// Offset of the first byte that does not begin a well-formed UTF-8 sequence (or the size).
-std::size_t first_invalid_utf8(std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        std::size_t n = 1;
-        while (n <= 4 && !(i + n <= s.size() && core::valid_utf8(s.substr(i, n)))) ++n;
-        if (n > 4) return i;
-        i += n;
-    }
-    return i;
-}
-
-// core::restore_note, with the next call spelled as this server's tool call.
-std::string mcp_note(const core::RestoreQuery& q,
-                     const core::RestoreResult& r,
-                     const Json& args,
-                     const ServerOptions& options,
-                     const std::string& ns) {
-    core::RestoreResult bare;
-    bare.begin = r.begin;
-    bare.end = r.end;
-    bare.total_bytes = r.total_bytes;
-    bare.total_lines = r.total_lines;
-    bare.clipped = r.clipped;
-    bare.matches = r.matches;
-    bare.more_matches = r.more_matches;
-    std::string note = core::restore_note(q, bare);
-    if (r.next) {
-        std::string extra;
-        if (args.contains("max_bytes")) extra += fmt::format(", max_bytes={}", q.max_bytes);
-        if (!ns.empty()) extra += fmt::format(", namespace=\"{}\"", ns);
-        note += fmt::format("next: {}(id=\"{}\", mode=\"bytes\", start={}, end={}{})\n",
-                            options.restore_tool, q.id, r.next->first, r.next->second, extra);
-    }
-    return note;
-}
-
 ToolOutcome call_restore(const Json& args, const ServerOptions& options) {
     core::RestoreQuery q;
     q.id = args["id"].get<std::string>();
@@ -286,59 +249,25 @@ ToolOutcome call_restore(const Json& args, const ServerOptions& options) {
     if (!ns.empty() && !core::valid_namespace(ns))
         return invalid("namespace takes 1-64 of [A-Za-z0-9_.-], not \".\" or \"..\"");
 
-    // From here on, exactly as `sutra restore` (host/cli_restore.cpp).
     auto config = core::load_config();
     if (!config) return tool_error("sutra's configuration does not load: " + config.error());
     q.max_bytes =
         args.contains("max_bytes") ? get_u64(args["max_bytes"]) : config->restore_max_bytes;
-    if (!core::valid_id(q.id)) {
-        core::log_restore(*config, "bad_id");
-        return invalid("id must be su_ followed by 32 lowercase hex digits, as a marker prints it");
+    core::RestoreRequest request;
+    request.query = q;
+    request.max_bytes_given = args.contains("max_bytes");
+    request.text_only = true;
+    request.route.kind = core::RestoreRoute::Kind::mcp;
+    request.route.tool = options.restore_tool;
+    request.route.store_namespace = ns;
+    auto response = core::restore(request, *config);
+    if (!response) {
+        if (response.error().code == core::RestoreError::Code::bad_id)
+            return invalid(
+                "id must be su_ followed by 32 lowercase hex digits, as a marker prints it");
+        return tool_error(response.error().message);
     }
-    core::StoreOptions so;
-    so.dir = core::resolve_store_dir(*config);
-    if (!ns.empty()) so.dir += "/ns/" + ns;
-    so.max_entry_bytes = config->max_entry_bytes;
-    so.max_total_bytes = config->max_total_bytes;
-    so.max_entries = config->max_entries;
-    so.ttl_seconds = config->ttl_seconds;
-    auto store = core::Store::open(so);
-    if (!store) return tool_error(store.error().message);
-
-    auto result = core::restore(*store, q);
-    if (!result) {
-        core::log_restore(*config, core::outcome_name(result.error().code));
-        return tool_error(result.error().message);
-    }
-    core::RestoreResult& r = *result;
-
-    // A page cut by the bound may split a character, which a JSON string cannot carry; the
-    // page then ends before it and the next range starts at it, so pages still concatenate
-    // to the original.
-    if (r.next && q.mode != core::RestoreMode::search) {
-        const std::size_t cut = split_utf8_tail(r.text);
-        if (cut > 0 && cut < r.text.size()) {
-            r.text.resize(r.text.size() - cut);
-            r.end -= cut;
-            r.next->first -= cut;
-        }
-    }
-    if (!core::valid_utf8(r.text)) {
-        core::log_restore(*config, "not_utf8");
-        if (q.mode == core::RestoreMode::search)
-            return tool_error(fmt::format(
-                "the matching lines are not valid UTF-8, which an MCP text block cannot carry; "
-                "ask for mode \"bytes\" ranges that avoid the bad bytes, or run `sutra restore "
-                "{} --search ...` in a shell",
-                q.id));
-        const std::uint64_t bad = r.begin + first_invalid_utf8(r.text);
-        return tool_error(fmt::format(
-            "bytes {}-{} are not valid UTF-8 (byte {} is not), which an MCP text block cannot "
-            "carry exactly; ask for smaller ranges that avoid it (start and end on character "
-            "boundaries), or run `sutra restore {} --bytes {}-{}` in a shell for the raw bytes",
-            r.begin, r.end, bad, q.id, r.begin, r.end));
-    }
-    core::log_restore(*config, "ok");
+    core::RestoreResult& r = response->result;
 
     Json sc{
         {"id", q.id},
@@ -357,10 +286,9 @@ ToolOutcome call_restore(const Json& args, const ServerOptions& options) {
         sc["matches"] = std::move(matches);
         sc["more_matches"] = r.more_matches;
     }
-    std::string note = mcp_note(q, r, args, options, ns);
-    return Json{
-        {"content", Json::array({text_block(std::move(r.text)), text_block(std::move(note))})},
-        {"structuredContent", std::move(sc)}};
+    return Json{{"content", Json::array({text_block(std::move(r.text)),
+                                         text_block(std::move(response->note))})},
+                {"structuredContent", std::move(sc)}};
 }
 
 // ---- sutra_compress ---------------------------------------------------------------------
@@ -750,17 +678,6 @@ ToolOutcome call_tool(const Tool& tool, const Json& arguments, const ServerOptio
 
 Json tool_error(std::string message) {
     return Json{{"content", Json::array({text_block(std::move(message))})}, {"isError", true}};
-}
-
-std::size_t split_utf8_tail(std::string_view s) {
-    const std::size_t n = s.size();
-    for (std::size_t k = 1; k <= 3 && k <= n; ++k) {
-        const auto c = static_cast<unsigned char>(s[n - k]);
-        if ((c & 0xC0) == 0x80) continue;
-        const std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-        return len > k ? k : 0;
-    }
-    return 0;
 }
 
 } // namespace sutra::host::mcp

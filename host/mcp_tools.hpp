@@ -83,7 +83,4 @@ ToolOutcome call_exec(const Json& arguments, const ServerOptions& options);
 /// A result with one text block and isError set: a tool failure the model can act on.
 Json tool_error(std::string message);
 
-/// The bytes at the end of `text` that begin a UTF-8 sequence cut short (0-3).
-std::size_t split_utf8_tail(std::string_view text);
-
 } // namespace sutra::host::mcp

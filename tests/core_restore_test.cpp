@@ -1,11 +1,14 @@
 #include "core/config.hpp"
 #include "core/restore.hpp"
 #include "core/store.hpp"
+#include "core/store_options.hpp"
+#include "core/utf8.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -395,4 +398,117 @@ TEST_F(RestoreTest, NoteCarriesTheWarningWhatAndNext) {
     const std::string found = restore_note(q, *r);
     EXPECT_NE(found.find(k_untrusted_note), std::string::npos);
     EXPECT_NE(found.find("1 match"), std::string::npos) << found;
+}
+
+// The one restore path of every front end (core::restore with a request and the config): the
+// store is the request's namespace, the next-page hint names that namespace in the caller's
+// dialect, text-only pages never split a character, and every outcome reaches the stats.
+class RestoreEntryTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char pattern[] = "/tmp/sutra-restore-entry.XXXXXX";
+        const char* made = ::mkdtemp(pattern);
+        ASSERT_NE(made, nullptr);
+        m_dir = made;
+        m_config.store_dir = m_dir + "/store";
+        m_config.stats_enabled = true;
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    std::string put(const std::string& text, const std::string& ns = {}) {
+        auto store = Store::open(sutra::core::store_options(m_config, ns));
+        EXPECT_TRUE(store.has_value());
+        auto id = store->put(text);
+        EXPECT_TRUE(id.has_value());
+        return id.value_or("");
+    }
+    std::string stats_log() const {
+        std::ifstream in(m_dir + "/store/stats.jsonl");
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    std::string m_dir;
+    sutra::core::Config m_config;
+};
+
+TEST_F(RestoreEntryTest, NextPageHintNamesTheNamespaceInEachDialect) {
+    const std::string id = put(std::string(100, 'n'), "hermes-work");
+    sutra::core::RestoreRequest req;
+    req.query = {id, RestoreMode::bytes, 0, 100, {}, 30};
+    req.route.store_namespace = "hermes-work";
+    auto cli = sutra::core::restore(req, m_config);
+    ASSERT_TRUE(cli) << cli.error().message;
+    EXPECT_EQ(cli->result.text, std::string(30, 'n'));
+    EXPECT_NE(
+        cli->note.find("next: sutra restore --namespace hermes-work " + id + " --bytes 30-100"),
+        std::string::npos)
+        << cli->note;
+
+    req.max_bytes_given = true;
+    req.route.kind = sutra::core::RestoreRoute::Kind::mcp;
+    req.route.tool = "mcp_sutra_sutra_restore";
+    auto mcp = sutra::core::restore(req, m_config);
+    ASSERT_TRUE(mcp);
+    EXPECT_NE(mcp->note.find("next: mcp_sutra_sutra_restore(id=\"" + id +
+                             "\", mode=\"bytes\", start=30, end=100, max_bytes=30, "
+                             "namespace=\"hermes-work\")"),
+              std::string::npos)
+        << mcp->note;
+
+    // The same id in the default store does not exist: the namespace chose the store.
+    req.route = {};
+    auto elsewhere = sutra::core::restore(req, m_config);
+    ASSERT_FALSE(elsewhere);
+    EXPECT_EQ(elsewhere.error().code, Code::not_found);
+}
+
+TEST_F(RestoreEntryTest, TextOnlyPagesNeverSplitACharacterAndSayWhenTheBoundIsTooSmall) {
+    const std::string text = "a\xF0\x9F\x98\x80"
+                             "b"; // a, U+1F600 (4 bytes), b
+    const std::string id = put(text);
+    for (std::uint64_t bound = 1; bound <= 3; ++bound) {
+        sutra::core::RestoreRequest req;
+        req.query = {id, RestoreMode::bytes, 1, 6, {}, bound};
+        req.text_only = true;
+        auto r = sutra::core::restore(req, m_config);
+        ASSERT_FALSE(r) << bound;
+        EXPECT_EQ(r.error().code, Code::bad_range) << r.error().message;
+        EXPECT_NE(r.error().message.find("smaller than the UTF-8 character at byte 1"),
+                  std::string::npos)
+            << r.error().message;
+    }
+    // Pages of any bound from 4 up concatenate to the original, each valid UTF-8.
+    for (std::uint64_t bound = 4; bound <= 7; ++bound) {
+        std::string got;
+        std::uint64_t start = 0;
+        for (int guard = 0; guard < 10 && start < text.size(); ++guard) {
+            sutra::core::RestoreRequest req;
+            req.query = {id, RestoreMode::bytes, start, text.size(), {}, bound};
+            req.text_only = true;
+            auto r = sutra::core::restore(req, m_config);
+            ASSERT_TRUE(r) << r.error().message;
+            EXPECT_TRUE(sutra::core::valid_utf8(r->result.text));
+            got += r->result.text;
+            start = r->result.end;
+        }
+        EXPECT_EQ(got, text) << bound;
+    }
+}
+
+TEST_F(RestoreEntryTest, EveryOutcomeIsLoggedIncludingTheWholeOriginal) {
+    const std::string id = put("hello\n");
+    sutra::core::RestoreRequest req;
+    req.all = true;
+    req.query.id = id;
+    auto all = sutra::core::restore(req, m_config);
+    ASSERT_TRUE(all);
+    EXPECT_EQ(all->result.text, "hello\n");
+    req.query.id = "su_" + std::string(32, '0');
+    EXPECT_FALSE(sutra::core::restore(req, m_config));
+    req.query.id = "../../etc/passwd";
+    EXPECT_FALSE(sutra::core::restore(req, m_config));
+    const std::string log = stats_log();
+    EXPECT_NE(log.find("\"ok\""), std::string::npos) << log;
+    EXPECT_NE(log.find("\"not_found\""), std::string::npos) << log;
+    EXPECT_NE(log.find("\"bad_id\""), std::string::npos) << log;
+    EXPECT_EQ(log.find("\"error\""), std::string::npos) << log;
 }

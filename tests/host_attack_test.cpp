@@ -241,6 +241,11 @@ struct PersistedFolder {
     }
 };
 
+// The two namings the adapters state: Claude Code's `<id>.txt`, OpenCode's `tool_<id>`.
+PersistedName naming_of(std::string_view label) {
+    return label == "opencode-tool" ? PersistedName{"tool_", ""} : PersistedName{};
+}
+
 // Each case must be refused with a reason, in a child that must not hang.
 void expect_refused(const std::string& path,
                     std::uint64_t size,
@@ -248,13 +253,13 @@ void expect_refused(const std::string& path,
                     const char* naming,
                     const char* reason) {
     const int rc = in_child([&] {
-        auto r = read_persisted_output(path, size, allowed, 64ull << 20, naming);
+        auto r = read_persisted_output(path, size, allowed, 64ull << 20, naming_of(naming));
         if (r) return 1;
         return r.error().find(reason) != std::string::npos ? 0 : 2;
     });
     EXPECT_EQ(rc, 0) << path << " (" << naming << "): 1 = read, 2 = other reason (" <<
         [&] {
-            auto r = read_persisted_output(path, size, allowed, 64ull << 20, naming);
+            auto r = read_persisted_output(path, size, allowed, 64ull << 20, naming_of(naming));
             return r ? std::string("read") : r.error();
         }() << "), " << k_hung
                      << " = hung";
@@ -270,7 +275,8 @@ TEST_P(AttackPersisted, EveryPlantedFileIsRefusedWithoutBlocking) {
     const auto n = p.text.size();
     const char* nm = naming.c_str();
     // The honest file reads.
-    auto ok = read_persisted_output(p.dir + "/" + name("ok"), n, p.dir, 64ull << 20, naming);
+    auto ok =
+        read_persisted_output(p.dir + "/" + name("ok"), n, p.dir, 64ull << 20, naming_of(naming));
     ASSERT_TRUE(ok) << ok.error();
     EXPECT_EQ(*ok, p.text);
     // Outside the folder, and devices named directly.

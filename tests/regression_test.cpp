@@ -33,7 +33,7 @@ TEST(Regression, PersistedOutputRefusesFifoAndDevice) {
     auto r = host::read_persisted_output(fifo, 0, results);
     ASSERT_FALSE(r.has_value());
     EXPECT_NE(r.error().find("not a regular file"), std::string::npos) << r.error();
-    r = host::read_persisted_output(fifo, 5, results, 64, "txt");
+    r = host::read_persisted_output(fifo, 5, results, 64, host::PersistedName{});
     EXPECT_FALSE(r.has_value());
 
     if (::geteuid() == 0) { // creating a device node needs root (CI runs as root)

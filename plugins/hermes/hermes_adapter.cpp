@@ -169,19 +169,9 @@ std::string encode_result(std::string_view payload, std::string_view result_text
     const json r = json::parse(result_text, nullptr, false);
     if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string())
         return {};
-    std::string view = r["view"].get<std::string>();
-    // The core's markers say `sutra restore ID …`, which looks in the default store; ours is the
-    // profile's namespace, so the markers must name it. Only this output's own ID is matched (a
-    // hash of the very text, so never part of it).
-    if (r.contains("id") && r["id"].is_string()) {
-        const std::string call = "sutra restore " + r["id"].get<std::string>();
-        const std::string with_ns = "sutra restore --namespace " +
-                                    store_namespace(p.value("hermes_home", std::string())) + " " +
-                                    r["id"].get<std::string>();
-        for (auto at = view.find(call); at != std::string::npos;
-             at = view.find(call, at + with_ns.size()))
-            view.replace(at, call.size(), with_ns);
-    }
+    // The markers already name the profile's namespace: the decode result carries it, and core
+    // spells every restore call (core/marker.cpp).
+    const std::string view = r["view"].get<std::string>();
     json replacement = view;
     if (p.value("hook", std::string()) == "transform_tool_result" &&
         p.value("tool_name", std::string()) == "terminal") {

@@ -131,7 +131,8 @@ std::string decode_payload(std::string_view payload) {
             out["read_file"] = {{"path", path->get<std::string>()},
                                 {"size", size->get<std::uint64_t>()},
                                 {"allowed_dir", dir},
-                                {"naming", "opencode-tool"}};
+                                {"name_prefix", "tool_"},
+                                {"name_suffix", ""}};
             return out.dump();
         }
         out["output"] = *text;

@@ -62,7 +62,7 @@ if command -v cmake >/dev/null; then
         check "third-party adapter listed" '"$SUTRA_HOST_BIN" --list | grep -q "^example .* abi 1  ok"'
         out=$(python3 -c 'import json,sys; print(json.dumps({"event":"after_tool","tool":"x","text":open(sys.argv[1]).read()}))' "$T/big.txt" | "$SUTRA_HOST_BIN" --adapter example)
         check "third-party adapter called through sutra-host" \
-            'echo "$out" | python3 -c "import json,sys; r=json.load(sys.stdin); assert \"sutra restore su_\" in r[\"replace\"]"'
+            'echo "$out" | python3 -c "import json,sys; r=json.load(sys.stdin); assert \"sutra restore --namespace example su_\" in r[\"replace\"]"'
         check "its namespace got the stored original" '[ -d "$SUTRA_HOME" ] && find "$SUTRA_HOME" -path "*example*" | grep -q .'
         chmod 0775 "$XDG_DATA_HOME/sutra/plugins"
         check "group-writable plugins folder refused, with the reason" \
