@@ -5,7 +5,8 @@
 #include "host/hook_dispatch.hpp"
 #include "host/plugin_registry.hpp"
 #include "plugins/claude/bash_route.hpp"
-#include "plugins/common/hook_settings.hpp"
+#include "plugins/common/files.hpp"
+#include "plugins/common/shell_words.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
 

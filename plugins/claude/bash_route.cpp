@@ -4,7 +4,7 @@
 
 #include "plugins/claude/bash_route.hpp"
 
-#include "plugins/common/hook_settings.hpp"
+#include "plugins/common/shell_words.hpp"
 
 #include <array>
 #include <cstdint>

@@ -12,8 +12,12 @@
 #include "core/plugin_sdk.hpp"
 #include "plugins/claude/bash_route.hpp"
 #include "plugins/claude/permission_guard.hpp"
+#include "plugins/common/adapter_calls.hpp"
+#include "plugins/common/files.hpp"
 #include "plugins/common/hook_settings.hpp"
 #include "plugins/common/mcp_registration.hpp"
+#include "plugins/common/paths.hpp"
+#include "plugins/common/shell_words.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,50 +1,30 @@
 #pragma once
 // Minimal text edits of Codex's config.toml for one table, `[mcp_servers.sutra]`, in the exact
-// form `codex mcp add` writes (hosts.md §4.1). We do not parse and re-emit TOML (that would drop
+// form `codex mcp add` writes. We do not parse and re-emit TOML (that would drop
 // the user's comments and layout): install appends the table, or replaces the lines of an
 // existing one; uninstall deletes those lines. Shapes where an appended table would be invalid
 // TOML (an inline `mcp_servers = {…}`, a `sutra` key inside `[mcp_servers]`) throw, and install
-// then changes nothing.
+// then changes nothing. Only the Codex adapter edits config.toml, so these stay beside it and are
+// compiled into its module (plugins/CMakeLists.txt), not into sutra_plugin_common.
 
-#include <nlohmann/json.hpp>
-
+#include <cstddef>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace sutra::plugins::codex {
 
 /// A TOML basic string: JSON's escapes are all valid TOML.
-inline std::string toml_string(const std::string& value) {
-    return nlohmann::json(value).dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
-}
+std::string toml_string(const std::string& value);
 
 /// The table sutra registers: `command = …` and `args = […]`.
-inline std::string toml_server_table(const std::string& command,
-                                     const std::vector<std::string>& args) {
-    std::string list;
-    for (const auto& a : args) list += (list.empty() ? "" : ", ") + toml_string(a);
-    return "[mcp_servers.sutra]\ncommand = " + toml_string(command) + "\nargs = [" + list + "]\n";
-}
+std::string toml_server_table(const std::string& command, const std::vector<std::string>& args);
 
-inline std::string toml_trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
+/// `s` without leading and trailing blanks.
+std::string toml_trim(const std::string& s);
 
 /// A table header's dotted name without brackets, quotes or blanks ("" for other lines).
-inline std::string toml_header(const std::string& line) {
-    std::string t = toml_trim(line);
-    if (t.empty() || t[0] != '[') return {};
-    if (const auto hash = t.find('#'); hash != std::string::npos) t = toml_trim(t.substr(0, hash));
-    if (t.size() < 2 || t.front() != '[' || t.back() != ']') return {};
-    std::string name;
-    for (char c : t.substr(1, t.size() - 2))
-        if (c != ' ' && c != '\t' && c != '"' && c != '\'' && c != '[' && c != ']') name += c;
-    return name;
-}
+std::string toml_header(const std::string& line);
 
 /// Where our table is: byte offsets [begin, end) of its lines, subtables included.
 struct TomlTable {
@@ -56,120 +36,28 @@ struct TomlLine {
     std::string text;
 };
 
-inline std::vector<TomlLine> toml_lines(const std::string& text) {
-    std::vector<TomlLine> out;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const auto nl = text.find('\n', start);
-        const std::size_t end = nl == std::string::npos ? text.size() : nl + 1;
-        out.push_back(
-            {start, end, text.substr(start, (nl == std::string::npos ? end : nl) - start)});
-        start = end;
-    }
-    return out;
-}
+/// `text` cut into its lines.
+std::vector<TomlLine> toml_lines(const std::string& text);
 
 /// Finds `[mcp_servers.sutra]`; throws where a table cannot be added safely.
-inline std::optional<TomlTable> find_server_table(const std::string& text) {
-    const auto lines = toml_lines(text);
-    std::string current; // the table the line belongs to
-    std::optional<TomlTable> found;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string header = toml_header(lines[i].text);
-        if (!header.empty()) {
-            if (found && found->end == 0 && header.rfind("mcp_servers.sutra.", 0) != 0)
-                found->end = lines[i].begin;
-            current = header;
-            if (header == "mcp_servers.sutra" && !found) found = TomlTable{lines[i].begin, 0};
-            continue;
-        }
-        const std::string t = toml_trim(lines[i].text);
-        if (t.empty() || t[0] == '#') continue;
-        const std::string key = toml_trim(t.substr(0, t.find_first_of("=.")));
-        if ((current.empty() && key == "mcp_servers") ||
-            (current == "mcp_servers" && (key == "sutra" || key == "\"sutra\"")))
-            throw std::runtime_error("config.toml defines mcp_servers inline; add the sutra "
-                                     "server by hand (`codex mcp add`), nothing was changed");
-    }
-    if (found && found->end == 0) found->end = text.size();
-    return found;
-}
+std::optional<TomlTable> find_server_table(const std::string& text);
 
 /// The one-line value text of `key = …` inside a table's text; nullopt when absent.
-inline std::optional<std::string> toml_table_raw(const std::string& table, const std::string& key) {
-    for (const auto& line : toml_lines(table)) {
-        const std::string t = toml_trim(line.text);
-        const auto eq = t.find('=');
-        if (eq == std::string::npos || toml_trim(t.substr(0, eq)) != key) continue;
-        return toml_trim(t.substr(eq + 1));
-    }
-    return std::nullopt;
-}
+std::optional<std::string> toml_table_raw(const std::string& table, const std::string& key);
 
 /// The value of `key = "…"` (or '…') inside a table's text, decoded; nullopt when absent.
-inline std::optional<std::string> toml_table_string(const std::string& table,
-                                                    const std::string& key) {
-    const auto value = toml_table_raw(table, key);
-    if (!value) return std::nullopt;
-    if (value->size() >= 2 && value->front() == '\'')
-        return value->substr(1, value->find('\'', 1) - 1);
-    const auto parsed = nlohmann::json::parse(*value, nullptr, false);
-    if (parsed.is_string()) return parsed.get<std::string>();
-    return std::nullopt;
-}
+std::optional<std::string> toml_table_string(const std::string& table, const std::string& key);
 
 /// `key = ["…", …]` of basic strings (the form `codex mcp add` writes), decoded.
-inline std::vector<std::string> toml_table_strings(const std::string& table,
-                                                   const std::string& key) {
-    std::vector<std::string> out;
-    const auto value = toml_table_raw(table, key);
-    if (!value) return out;
-    const auto parsed = nlohmann::json::parse(*value, nullptr, false);
-    if (parsed.is_array())
-        for (const auto& a : parsed)
-            if (a.is_string()) out.push_back(a.get<std::string>());
-    return out;
-}
+std::vector<std::string> toml_table_strings(const std::string& table, const std::string& key);
 
 /// True when the table says `enabled = false`.
-inline bool toml_table_disabled(const std::string& table) {
-    for (const auto& line : toml_lines(table)) {
-        const std::string t = toml_trim(line.text);
-        const auto eq = t.find('=');
-        if (eq != std::string::npos && toml_trim(t.substr(0, eq)) == "enabled" &&
-            toml_trim(t.substr(eq + 1)).rfind("false", 0) == 0)
-            return true;
-    }
-    return false;
-}
+bool toml_table_disabled(const std::string& table);
 
 /// `original` (absent = no file) with our table set to `table`; the same bytes when it is.
-inline std::string with_server_table(const std::optional<std::string>& original,
-                                     const std::string& table) {
-    const std::string text = original.value_or(std::string());
-    if (const auto at = find_server_table(text)) {
-        std::string existing = text.substr(at->begin, at->end - at->begin);
-        // The table's own lines, without the blank lines before the next table.
-        std::string body = existing;
-        while (body.size() >= 2 && body.back() == '\n' && body[body.size() - 2] == '\n')
-            body.pop_back();
-        if (body == table) return text;
-        return text.substr(0, at->begin) + table + existing.substr(body.size()) +
-               text.substr(at->end);
-    }
-    std::string out = text;
-    if (!out.empty() && out.back() != '\n') out += '\n';
-    if (!out.empty()) out += '\n';
-    return out + table;
-}
+std::string with_server_table(const std::optional<std::string>& original, const std::string& table);
 
 /// `text` without our table (and the blank line install put before it).
-inline std::string without_server_table(const std::string& text) {
-    const auto at = find_server_table(text);
-    if (!at) return text;
-    std::size_t begin = at->begin;
-    if (begin >= 2 && text[begin - 1] == '\n' && text[begin - 2] == '\n') --begin;
-    return text.substr(0, begin) + text.substr(at->end);
-}
+std::string without_server_table(const std::string& text);
 
 } // namespace sutra::plugins::codex

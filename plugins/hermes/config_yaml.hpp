@@ -1,15 +1,14 @@
 #pragma once
-// Minimal text edits of Hermes' config.yaml: add or remove one name in `plugins.enabled`. We do
-// not parse and re-emit YAML (that would drop comments and reformat the user's file); we find
-// the one list by its indentation and insert or delete a single line or list item, leaving every
-// other byte as it was. Shapes we cannot edit safely (flow mappings, anchors, multi-line flow
-// lists) throw, and install then changes nothing.
+// Minimal text edits of Hermes' config.yaml: add or remove one name in `plugins.enabled`, and set
+// or remove the `mcp_servers.sutra` block. We do not parse and re-emit YAML (that would drop
+// comments and reformat the user's file); we find the one list or block by its indentation and
+// insert or delete single lines or list items, leaving every other byte as it was. Shapes we
+// cannot edit safely (flow mappings, anchors, multi-line flow lists) throw, and install then
+// changes nothing. Only the Hermes adapter edits config.yaml, so these stay beside it and are
+// compiled into its module (plugins/CMakeLists.txt), not into sutra_plugin_common.
 
-#include <nlohmann/json.hpp>
-
-#include <algorithm>
+#include <cstddef>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,74 +20,32 @@ struct YamlLines {
     std::string cr; // "\r" when the file uses CRLF line ends
 };
 
-inline YamlLines split_yaml(const std::string& text) {
-    YamlLines y;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const auto nl = text.find('\n', start);
-        if (nl == std::string::npos) {
-            y.lines.push_back(text.substr(start));
-            y.final_newline = false;
-            break;
-        }
-        y.lines.push_back(text.substr(start, nl - start));
-        start = nl + 1;
-    }
-    if (!y.lines.empty() && !y.lines[0].empty() && y.lines[0].back() == '\r') y.cr = "\r";
-    return y;
-}
+/// `text` cut into lines, with its line-end style kept for join_yaml.
+YamlLines split_yaml(const std::string& text);
 
-inline std::string join_yaml(const YamlLines& y) {
-    std::string out;
-    for (std::size_t i = 0; i < y.lines.size(); ++i) {
-        out += y.lines[i];
-        if (i + 1 < y.lines.size() || y.final_newline) out += '\n';
-    }
-    return out;
-}
+/// The text split_yaml read, with any edits to its lines.
+std::string join_yaml(const YamlLines& y);
 
-inline std::string yaml_trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
+/// `s` without leading and trailing blanks.
+std::string yaml_trim(const std::string& s);
 
-inline std::size_t yaml_indent(const std::string& line) {
-    const auto n = line.find_first_not_of(' ');
-    return n == std::string::npos ? line.size() : n;
-}
+/// The number of leading spaces.
+std::size_t yaml_indent(const std::string& line);
 
-inline bool yaml_skip(const std::string& line) {
-    const std::string t = yaml_trim(line);
-    return t.empty() || t[0] == '#';
-}
+/// True for a blank or comment-only line.
+bool yaml_skip(const std::string& line);
 
 /// The text before a comment (`#` at the start or after a blank), trimmed.
-inline std::string yaml_value(const std::string& s) {
-    for (std::size_t i = 0; i < s.size(); ++i)
-        if (s[i] == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t'))
-            return yaml_trim(s.substr(0, i));
-    return yaml_trim(s);
-}
+std::string yaml_value(const std::string& s);
 
-inline std::string yaml_unquote(std::string s) {
-    if (s.size() >= 2 && (s[0] == '"' || s[0] == '\'') && s.back() == s[0])
-        return s.substr(1, s.size() - 2);
-    return s;
-}
+/// `s` without one pair of matching surrounding quotes.
+std::string yaml_unquote(std::string s);
 
 /// `key:` at exactly `indent`; sets `rest` to what follows the colon.
-inline bool
-yaml_key(const std::string& line, std::size_t indent, const std::string& key, std::string& rest) {
-    if (yaml_indent(line) != indent || line.compare(indent, key.size(), key) != 0) return false;
-    const std::size_t colon = indent + key.size();
-    if (colon >= line.size() || line[colon] != ':') return false;
-    if (colon + 1 < line.size() && line[colon + 1] != ' ' && line[colon + 1] != '\t' &&
-        line[colon + 1] != '\r')
-        return false;
-    rest = line.substr(colon + 1);
-    return true;
-}
+bool yaml_key(const std::string& line,
+              std::size_t indent,
+              const std::string& key,
+              std::string& rest);
 
 /// Where `plugins.<key>` is and what it holds.
 struct YamlList {
@@ -102,131 +59,19 @@ struct YamlList {
     std::size_t item_indent = 4;
 };
 
-inline YamlList find_plugins_list(const YamlLines& y, const std::string& key) {
-    YamlList l;
-    std::string rest;
-    for (std::size_t i = 0; i < y.lines.size(); ++i) {
-        if (!yaml_key(y.lines[i], 0, "plugins", rest)) continue;
-        if (!yaml_value(rest).empty())
-            throw std::runtime_error("`plugins:` is not a block mapping; edit it by hand");
-        l.plugins_line = i;
-        break;
-    }
-    if (!l.plugins_line) return l;
-    std::size_t end = *l.plugins_line + 1;
-    bool child_seen = false;
-    while (end < y.lines.size() && (yaml_skip(y.lines[end]) || yaml_indent(y.lines[end]) > 0)) {
-        if (!child_seen && !yaml_skip(y.lines[end])) {
-            l.child_indent = yaml_indent(y.lines[end]);
-            child_seen = true;
-        }
-        ++end;
-    }
-    l.block_end = end;
-    l.item_indent = l.child_indent + 2;
-    for (std::size_t i = *l.plugins_line + 1; i < end; ++i) {
-        if (!yaml_key(y.lines[i], l.child_indent, key, rest)) continue;
-        l.key_line = i;
-        const std::string value = yaml_value(rest);
-        if (value.empty()) {
-            l.kind = YamlList::Kind::block;
-            for (std::size_t k = i + 1; k < end; ++k) {
-                const std::string& line = y.lines[k];
-                if (yaml_skip(line)) continue;
-                const std::string t = yaml_trim(line);
-                const bool dash = t == "-" || t.rfind("- ", 0) == 0;
-                if (yaml_indent(line) < l.child_indent ||
-                    (yaml_indent(line) == l.child_indent && !dash))
-                    break;
-                if (!dash) throw std::runtime_error("`plugins." + key + "` has an unusual shape");
-                if (l.item_lines.empty()) l.item_indent = yaml_indent(line);
-                l.items.push_back(yaml_unquote(yaml_value(t.size() > 1 ? t.substr(2) : "")));
-                l.item_lines.push_back(k);
-            }
-        } else if (value.front() == '[' && value.back() == ']') {
-            l.kind = YamlList::Kind::flow;
-            std::string inner = value.substr(1, value.size() - 2);
-            std::size_t start = 0;
-            while (yaml_trim(inner).size() > 0 && start <= inner.size()) {
-                const auto comma = inner.find(',', start);
-                const std::string item = yaml_unquote(yaml_trim(inner.substr(
-                    start, comma == std::string::npos ? std::string::npos : comma - start)));
-                if (!item.empty()) l.items.push_back(item);
-                if (comma == std::string::npos) break;
-                start = comma + 1;
-            }
-        } else {
-            throw std::runtime_error("`plugins." + key +
-                                     "` is neither a list nor empty; edit it by hand");
-        }
-        break;
-    }
-    return l;
-}
+/// Finds `plugins.<key>`; throws on shapes we do not edit.
+YamlList find_plugins_list(const YamlLines& y, const std::string& key);
 
-inline bool yaml_lists(const std::optional<std::string>& text,
-                       const std::string& key,
-                       const std::string& name) {
-    if (!text) return false;
-    const YamlList l = find_plugins_list(split_yaml(*text), key);
-    for (const auto& item : l.items)
-        if (item == name) return true;
-    return false;
-}
+/// True when `plugins.<key>` of `text` lists `name`.
+bool yaml_lists(const std::optional<std::string>& text,
+                const std::string& key,
+                const std::string& name);
 
 /// `text` (absent = no file) with `name` added to plugins.enabled; unchanged when already there.
-inline std::string yaml_enable(const std::optional<std::string>& text, const std::string& name) {
-    YamlLines y = split_yaml(text.value_or(std::string()));
-    if (!text || text->empty()) y = YamlLines{};
-    const YamlList l = find_plugins_list(y, "enabled");
-    for (const auto& item : l.items)
-        if (item == name) return text.value_or(std::string());
-    const std::string cr = y.cr;
-    auto pad = [](std::size_t n) { return std::string(n, ' '); };
-    if (!l.plugins_line) {
-        std::string out = text.value_or(std::string());
-        if (!out.empty() && out.back() != '\n') out += cr + "\n";
-        return out + "plugins:" + cr + "\n  enabled:" + cr + "\n    - " + name + cr + "\n";
-    }
-    auto& lines = y.lines;
-    if (!l.key_line) {
-        lines.insert(
-            lines.begin() + static_cast<std::ptrdiff_t>(*l.plugins_line + 1),
-            {pad(l.child_indent) + "enabled:" + cr, pad(l.child_indent + 2) + "- " + name + cr});
-    } else if (l.kind == YamlList::Kind::block) {
-        const std::size_t after = l.item_lines.empty() ? *l.key_line : l.item_lines.back();
-        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(after + 1),
-                     pad(l.item_indent) + "- " + name + cr);
-    } else {
-        std::string& line = lines[*l.key_line];
-        const auto hash = line.find(" #");
-        const auto close = line.rfind(']', hash);
-        line.insert(close, l.items.empty() ? name : ", " + name);
-    }
-    return join_yaml(y);
-}
+std::string yaml_enable(const std::optional<std::string>& text, const std::string& name);
 
 /// `text` without `name` in plugins.enabled (used only when the file changed since install).
-inline std::string yaml_disable(const std::string& text, const std::string& name) {
-    YamlLines y = split_yaml(text);
-    const YamlList l = find_plugins_list(y, "enabled");
-    if (l.kind == YamlList::Kind::block) {
-        for (std::size_t i = l.items.size(); i-- > 0;)
-            if (l.items[i] == name)
-                y.lines.erase(y.lines.begin() + static_cast<std::ptrdiff_t>(l.item_lines[i]));
-    } else if (l.kind == YamlList::Kind::flow) {
-        std::string& line = y.lines[*l.key_line];
-        const auto open = line.find('[');
-        const auto close = line.rfind(']', line.find(" #"));
-        std::string inner;
-        for (const auto& item : l.items) {
-            if (item == name) continue;
-            inner += (inner.empty() ? "" : ", ") + item;
-        }
-        line = line.substr(0, open + 1) + inner + line.substr(close);
-    }
-    return join_yaml(y);
-}
+std::string yaml_disable(const std::string& text, const std::string& name);
 
 // ---- `mcp_servers.sutra`: one child block of the top-level `mcp_servers:` mapping.
 
@@ -240,143 +85,30 @@ struct YamlServer {
     std::size_t end = 0;              // one past its last content line
 };
 
-inline YamlServer find_server(const YamlLines& y, const std::string& name) {
-    YamlServer s;
-    std::string rest;
-    for (std::size_t i = 0; i < y.lines.size(); ++i) {
-        if (!yaml_key(y.lines[i], 0, "mcp_servers", rest)) continue;
-        const std::string value = yaml_value(rest);
-        if (value == "{}") {
-            s.flow_empty = true;
-        } else if (!value.empty()) {
-            throw std::runtime_error("`mcp_servers:` is not a block mapping; add the sutra "
-                                     "server by hand");
-        }
-        s.section_line = i;
-        break;
-    }
-    if (!s.section_line) return s;
-    s.last_content = *s.section_line;
-    bool child_seen = false;
-    for (std::size_t i = *s.section_line + 1; i < y.lines.size(); ++i) {
-        const std::string& line = y.lines[i];
-        if (yaml_skip(line)) continue;
-        if (yaml_indent(line) == 0) break;
-        if (!child_seen) {
-            s.child_indent = yaml_indent(line);
-            child_seen = true;
-        }
-        s.last_content = i;
-        if (yaml_indent(line) == s.child_indent) {
-            if (s.begin && s.end == 0) s.end = i;
-            std::string key = yaml_trim(line.substr(0, line.find(':')));
-            if (yaml_unquote(key) == name && !s.begin) s.begin = i;
-        }
-    }
-    if (s.begin && s.end == 0) s.end = s.last_content + 1;
-    if (s.begin) // the child ends at its last content line, not at trailing comments
-        while (s.end > *s.begin + 1 && yaml_skip(y.lines[s.end - 1])) --s.end;
-    return s;
-}
+/// Finds `mcp_servers.<name>`; throws when `mcp_servers:` is not a block mapping.
+YamlServer find_server(const YamlLines& y, const std::string& name);
 
 /// The child block `name:` with `command:` and a flow list of `args:` (JSON strings are valid
 /// YAML double-quoted scalars), at indent 0 (yaml_set_server indents it).
-inline std::vector<std::string> yaml_server_block(const std::string& name,
-                                                  const std::string& command,
-                                                  const std::vector<std::string>& args) {
-    const auto literal = [](const std::string& v) {
-        return nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
-    };
-    std::string list;
-    for (const auto& a : args) list += (list.empty() ? "" : ", ") + literal(a);
-    return {name + ":", "  command: " + literal(command), "  args: [" + list + "]"};
-}
+std::vector<std::string> yaml_server_block(const std::string& name,
+                                           const std::string& command,
+                                           const std::vector<std::string>& args);
 
 /// Our child block's lines (without their '\n'), re-indented to column 0 of the child.
-inline std::optional<std::vector<std::string>>
-yaml_server_lines(const std::optional<std::string>& text, const std::string& name) {
-    if (!text) return std::nullopt;
-    const YamlLines y = split_yaml(*text);
-    const YamlServer s = find_server(y, name);
-    if (!s.begin) return std::nullopt;
-    std::vector<std::string> out;
-    for (std::size_t i = *s.begin; i < s.end; ++i) {
-        std::string line = y.lines[i];
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        out.push_back(line.substr(std::min(yaml_indent(line), s.child_indent)));
-    }
-    return out;
-}
+std::optional<std::vector<std::string>> yaml_server_lines(const std::optional<std::string>& text,
+                                                          const std::string& name);
 
 /// The `command:` value of our child block, decoded; nullopt when absent.
-inline std::optional<std::string> yaml_server_command(const std::optional<std::string>& text,
-                                                      const std::string& name) {
-    const auto lines = yaml_server_lines(text, name);
-    if (!lines) return std::nullopt;
-    for (const auto& line : *lines) {
-        std::string rest;
-        const std::string t = yaml_trim(line);
-        if (t.rfind("command:", 0) != 0) continue;
-        std::string v = yaml_value(t.substr(8));
-        if (v.size() >= 2 && v.front() == '"') {
-            const auto parsed = nlohmann::json::parse(v, nullptr, false);
-            return parsed.is_string() ? std::optional<std::string>(parsed.get<std::string>())
-                                      : std::nullopt;
-        }
-        return yaml_unquote(v);
-    }
-    return std::nullopt;
-}
+std::optional<std::string> yaml_server_command(const std::optional<std::string>& text,
+                                               const std::string& name);
 
 /// `text` (absent = no file) with our child block set to `block` (lines at child indent 0,
 /// re-indented here); the same bytes when it is already there.
-inline std::string yaml_set_server(const std::optional<std::string>& text,
-                                   const std::string& name,
-                                   const std::vector<std::string>& block) {
-    YamlLines y = split_yaml(text.value_or(std::string()));
-    if (!text || text->empty()) y = YamlLines{};
-    const YamlServer s = find_server(y, name);
-    const std::string cr = y.cr;
-    auto indented = [&](std::size_t indent) {
-        std::vector<std::string> out;
-        for (const auto& line : block) out.push_back(std::string(indent, ' ') + line + cr);
-        return out;
-    };
-    auto& lines = y.lines;
-    if (!s.section_line) {
-        std::string out = text.value_or(std::string());
-        if (!out.empty() && out.back() != '\n') out += cr + "\n";
-        out += "mcp_servers:" + cr + "\n";
-        for (const auto& line : indented(2)) out += line + "\n";
-        return out;
-    }
-    const auto at = [](std::size_t i) { return static_cast<std::ptrdiff_t>(i); };
-    if (s.begin) {
-        const auto want = indented(s.child_indent);
-        if (std::equal(want.begin(), want.end(), lines.begin() + at(*s.begin),
-                       lines.begin() + at(s.end)) &&
-            want.size() == s.end - *s.begin)
-            return *text;
-        lines.erase(lines.begin() + at(*s.begin), lines.begin() + at(s.end));
-        lines.insert(lines.begin() + at(*s.begin), want.begin(), want.end());
-    } else {
-        if (s.flow_empty) lines[*s.section_line] = "mcp_servers:" + cr;
-        const auto want = indented(s.child_indent);
-        lines.insert(lines.begin() + at(s.last_content + 1), want.begin(), want.end());
-        if (y.lines.size() == s.last_content + 1 + want.size() && !y.final_newline)
-            y.final_newline = true; // appended after a last line that had no '\n'
-    }
-    return join_yaml(y);
-}
+std::string yaml_set_server(const std::optional<std::string>& text,
+                            const std::string& name,
+                            const std::vector<std::string>& block);
 
 /// `text` without our child block (used only when the file changed since install).
-inline std::string yaml_remove_server(const std::string& text, const std::string& name) {
-    YamlLines y = split_yaml(text);
-    const YamlServer s = find_server(y, name);
-    if (!s.begin) return text;
-    y.lines.erase(y.lines.begin() + static_cast<std::ptrdiff_t>(*s.begin),
-                  y.lines.begin() + static_cast<std::ptrdiff_t>(s.end));
-    return join_yaml(y);
-}
+std::string yaml_remove_server(const std::string& text, const std::string& name);
 
 } // namespace sutra::plugins::hermes

@@ -12,9 +12,12 @@
 // (mcp_<server>_<tool>: mcp_sutra_sutra_restore), else `sutra restore --namespace NS …`.
 
 #include "core/plugin_sdk.hpp"
-#include "plugins/common/hook_settings.hpp"
+#include "plugins/common/adapter_calls.hpp"
+#include "plugins/common/files.hpp"
 #include "plugins/common/mcp_registration.hpp"
+#include "plugins/common/paths.hpp"
 #include "plugins/common/plugin_files.hpp"
+#include "plugins/common/shell_words.hpp"
 #include "plugins/hermes/config_yaml.hpp"
 #include "plugins/hermes/init_py.hpp"
 #include "plugins/hermes/plugin_yaml.hpp"
@@ -23,6 +26,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <string_view>
 

@@ -13,9 +13,12 @@
 // sutra_sutra_restore), else the shell route `sutra restore …`.
 
 #include "core/plugin_sdk.hpp"
-#include "plugins/common/hook_settings.hpp"
+#include "plugins/common/adapter_calls.hpp"
+#include "plugins/common/files.hpp"
 #include "plugins/common/mcp_registration.hpp"
+#include "plugins/common/paths.hpp"
 #include "plugins/common/plugin_files.hpp"
+#include "plugins/common/shell_words.hpp"
 #include "plugins/opencode/sutra_js.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,0 +1,26 @@
+// See adapter_calls.hpp.
+
+#include "plugins/common/adapter_calls.hpp"
+
+namespace sutra::plugins::common {
+
+Options parse_options(std::string_view json_text) {
+    const nlohmann::ordered_json o = nlohmann::ordered_json::parse(json_text, nullptr, false);
+    Options out;
+    if (o.is_object()) {
+        out.host_program = o.value("host_program", std::string());
+        out.sutra_program = o.value("sutra_program", std::string());
+        out.dry_run = o.value("dry_run", false);
+        out.wrap_bash = o.value("wrap_bash", false);
+        if (const auto t = o.find("mcp_tools"); t != o.end() && t->is_array())
+            for (const auto& name : *t)
+                if (name == "files" || name == "exec") out.mcp_tools.push_back(name);
+    }
+    return out;
+}
+
+std::string pass(const std::string& reason) {
+    return nlohmann::ordered_json{{"action", "pass"}, {"reason", reason}}.dump();
+}
+
+} // namespace sutra::plugins::common

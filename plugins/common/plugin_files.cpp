@@ -1,0 +1,51 @@
+// See plugin_files.hpp.
+
+#include "plugins/common/plugin_files.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace sutra::plugins::common {
+
+std::optional<FilePlan>
+plan_owned_install(const std::string& path, const std::string& content, const std::string& marker) {
+    const auto before = read_text(path);
+    if (before && *before == content) return std::nullopt;
+    if (before && before->find(marker) == std::string::npos)
+        throw std::runtime_error(path + " exists and is not sutra's; move it away first "
+                                        "(nothing was changed)");
+    return FilePlan{path, before ? "modify" : "create", before, content, std::nullopt};
+}
+
+std::optional<FilePlan> plan_owned_uninstall(const std::string& path, const std::string& marker) {
+    const auto before = read_text(path);
+    if (!before || before->find(marker) == std::string::npos) return std::nullopt;
+    if (const auto backup = latest_backup(path))
+        return FilePlan{path, "restore", before, read_text(*backup), backup};
+    return FilePlan{path, "delete", before, std::nullopt, std::nullopt};
+}
+
+std::string
+bake_string(std::string text, const std::string& placeholder, const std::string& value) {
+    const std::string literal =
+        nlohmann::json(value).dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+    for (auto at = text.find(placeholder); at != std::string::npos;
+         at = text.find(placeholder, at + literal.size()))
+        text.replace(at, placeholder.size(), literal);
+    return text;
+}
+
+std::optional<std::string> baked_string(const std::string& text, const std::string& prefix) {
+    const auto at = text.find(prefix);
+    if (at == std::string::npos) return std::nullopt;
+    const auto start = at + prefix.size();
+    const auto end = text.find('\n', start);
+    std::string literal = text.substr(start, end == std::string::npos ? end : end - start);
+    while (!literal.empty() && literal.back() != '"') literal.pop_back();
+    const auto value = nlohmann::json::parse(literal, nullptr, false);
+    if (!value.is_string()) return std::nullopt;
+    return value.get<std::string>();
+}
+
+} // namespace sutra::plugins::common

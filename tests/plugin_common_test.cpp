@@ -1,0 +1,438 @@
+// The sutra_plugin_common library (plugins/common/) on its own, without any adapter module: shell
+// quoting checked against a real /bin/sh, the sutra-subcommand reader, atomic writes and the
+// backup chain, JSON hook settings, install options, baked strings, and the text edits of Codex's
+// config.toml (plugins/codex/config_toml.*) and Hermes' config.yaml (plugins/hermes/config_yaml.*).
+
+#include "plugins/codex/config_toml.hpp"
+#include "plugins/common/adapter_calls.hpp"
+#include "plugins/common/files.hpp"
+#include "plugins/common/hook_settings.hpp"
+#include "plugins/common/mcp_registration.hpp"
+#include "plugins/common/plugin_files.hpp"
+#include "plugins/common/shell_words.hpp"
+#include "plugins/hermes/config_yaml.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <vector>
+
+namespace sutra::plugins {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs `script` under /bin/sh and returns its standard output.
+std::string run_sh(const std::string& script) {
+    const std::string command = "/bin/sh -c " + common::shell_word(script);
+    FILE* p = ::popen(command.c_str(), "r");
+    if (p == nullptr) throw std::runtime_error("popen failed");
+    std::string out;
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    const int status = ::pclose(p);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error("sh failed: " + script.substr(0, 200));
+    return out;
+}
+
+// The words sh sees in `args`: printf writes each one followed by a NUL.
+std::vector<std::string> sh_words(const std::string& args) {
+    const std::string out = run_sh("printf '%s\\000' " + args);
+    std::vector<std::string> words;
+    std::size_t start = 0;
+    for (auto nul = out.find('\0'); nul != std::string::npos; nul = out.find('\0', start)) {
+        words.push_back(out.substr(start, nul - start));
+        start = nul + 1;
+    }
+    EXPECT_EQ(start, out.size()) << "output after the last NUL";
+    return words;
+}
+
+// Words of every byte but NUL, weighted towards the ones a shell treats specially.
+std::vector<std::string> generated_words(std::size_t count) {
+    static const std::string special = " \t\n'\"\\$`!*?[]{}()<>|&;#~%^=,-+/.:@";
+    std::mt19937 rng(12345);
+    std::vector<std::string> words{"", "'", "''", "\\", "a b", "-n", "--", "$HOME", "~", "é ü"};
+    while (words.size() < count) {
+        const std::size_t len = rng() % 12;
+        std::string w;
+        for (std::size_t i = 0; i < len; ++i) {
+            switch (rng() % 3) {
+            case 0:
+                w += special[rng() % special.size()];
+                break;
+            case 1:
+                w += static_cast<char>('a' + rng() % 26);
+                break;
+            default:
+                w += static_cast<char>(1 + rng() % 255);
+                break;
+            }
+        }
+        words.push_back(w);
+    }
+    return words;
+}
+
+class TempDir : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::string tmpl = (fs::path(::testing::TempDir()) / "plugin_common_XXXXXX").string();
+        ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+        dir = tmpl;
+    }
+    void TearDown() override { fs::remove_all(dir); }
+    static mode_t mode_of(const fs::path& p) {
+        struct stat st {};
+        EXPECT_EQ(::stat(p.c_str(), &st), 0) << p;
+        return st.st_mode & 07777;
+    }
+    static void put(const fs::path& p, const std::string& text) {
+        FILE* f = std::fopen(p.c_str(), "wb");
+        ASSERT_NE(f, nullptr) << p;
+        std::fwrite(text.data(), 1, text.size(), f);
+        std::fclose(f);
+    }
+    std::vector<std::string> names() const {
+        std::vector<std::string> out;
+        for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename());
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+    fs::path dir;
+};
+
+// ---- shell_words
+
+TEST(ShellWords, SafeWordsStayBareOthersAreQuoted) {
+    EXPECT_EQ(common::shell_word("/usr/bin/sutra-host"), "/usr/bin/sutra-host");
+    EXPECT_EQ(common::shell_word("a=b:c@d+e.f_g"), "a=b:c@d+e.f_g");
+    EXPECT_EQ(common::shell_word(""), "''");
+    EXPECT_EQ(common::shell_word("a b"), "'a b'");
+    EXPECT_EQ(common::shell_word("it's"), "'it'\\''s'");
+    EXPECT_EQ(common::command_line({"/bin/sutra", "mcp", "a b"}), "/bin/sutra mcp 'a b'");
+    EXPECT_EQ(common::command_line({}), "");
+}
+
+TEST(ShellWords, EveryQuotedWordReachesShAsItself) {
+    const auto words = generated_words(400);
+    std::string args;
+    for (const auto& w : words) args += " " + common::shell_word(w);
+    EXPECT_EQ(sh_words(args), words);
+}
+
+TEST(ShellWords, CommandLineReachesShWordForWord) {
+    const auto words = generated_words(120);
+    EXPECT_EQ(sh_words(common::command_line(words)), words);
+}
+
+TEST(ShellWords, SutraSubcommand) {
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"sutra restore abc", "restore"},
+        {"  \t sutra\texec -- ls", "exec"},
+        {"/usr/local/bin/sutra stats", "stats"},
+        {"./build/bin/sutra restore x", "restore"},
+        {"'/opt/my dir/sutra' exec ls", "exec"},
+        {"FOO=1 BAR=x/y sutra restore s", "restore"},
+        {"PATH=/a:/b sutra compress", "compress"},
+        {"/x=y/sutra restore", "restore"},
+        {"sutra", ""},
+        {"sutra-host --adapter claude", ""},
+        {"echo sutra restore", ""},
+        {"mysutra restore", ""},
+        {"'/opt/sutra restore", ""},
+        {"FOO=1", ""},
+        {"", ""},
+    };
+    for (const auto& [command, sub] : cases)
+        EXPECT_EQ(common::sutra_subcommand(command), sub) << command;
+    EXPECT_TRUE(common::is_restore_command("sutra restore s-1"));
+    EXPECT_TRUE(common::is_restore_command(common::shell_word("/tmp/a b/sutra") + " restore"));
+    EXPECT_FALSE(common::is_restore_command("sutra exec -- sutra restore"));
+    EXPECT_FALSE(common::is_restore_command("cat restore"));
+}
+
+// ---- files
+
+TEST_F(TempDir, ReadTextTellsAbsentFromUnreadable) {
+    EXPECT_EQ(common::read_text((dir / "none").string()), std::nullopt);
+    put(dir / "f", std::string("a\0b", 3));
+    EXPECT_EQ(common::read_text((dir / "f").string()), std::string("a\0b", 3));
+    EXPECT_THROW(common::read_text(dir.string()), std::runtime_error);
+}
+
+TEST_F(TempDir, WriteAtomicKeepsModeAndLeavesNoTempFile) {
+    const fs::path f = dir / "settings.json";
+    put(f, "old");
+    ASSERT_EQ(::chmod(f.c_str(), 0640), 0);
+    common::write_atomic(f.string(), "new", common::file_mode(f.string(), 0600));
+    EXPECT_EQ(common::read_text(f.string()), "new");
+    EXPECT_EQ(mode_of(f), 0640u);
+
+    const fs::path g = dir / "sub" / "deeper" / "g";
+    common::write_atomic(g.string(), "", 0751); // exact mode, whatever the umask
+    EXPECT_EQ(common::read_text(g.string()), "");
+    EXPECT_EQ(mode_of(g), 0751u);
+    EXPECT_EQ(common::file_mode((dir / "none").string(), 0604), 0604u);
+    EXPECT_EQ(names(), (std::vector<std::string>{"settings.json", "sub"}));
+}
+
+TEST_F(TempDir, BackupsOldestFirstUpToTheFirstGap) {
+    const std::string f = (dir / "c.json").string();
+    EXPECT_TRUE(common::backups(f).empty());
+    EXPECT_EQ(common::latest_backup(f), std::nullopt);
+    EXPECT_EQ(common::next_backup(f), f + ".sutra-backup");
+    put(f + ".sutra-backup-2", "2"); // the numbered ones count without the first
+    EXPECT_EQ(common::backups(f), std::vector<std::string>{f + ".sutra-backup-2"});
+    EXPECT_EQ(common::next_backup(f), f + ".sutra-backup");
+    put(f + ".sutra-backup", "1");
+    put(f + ".sutra-backup-3", "3");
+    put(f + ".sutra-backup-5", "5"); // after the gap at -4: not part of the chain
+    EXPECT_EQ(common::backups(f),
+              (std::vector<std::string>{f + ".sutra-backup", f + ".sutra-backup-2",
+                                        f + ".sutra-backup-3"}));
+    EXPECT_EQ(common::latest_backup(f), f + ".sutra-backup-3");
+    EXPECT_EQ(common::next_backup(f), f + ".sutra-backup-4");
+}
+
+TEST_F(TempDir, ApplyPlansBacksUpModifiedFilesAndDryRunWritesNothing) {
+    const std::string f = (dir / "a.txt").string();
+    put(f, "before");
+    ASSERT_EQ(::chmod(f.c_str(), 0600), 0);
+    const common::FilePlan modify{f, "modify", "before", "after", std::nullopt};
+    const common::FilePlan create{(dir / "b.txt").string(), "create", std::nullopt, "b",
+                                  std::nullopt};
+
+    const auto dry = common::apply_plans({modify, create}, true);
+    EXPECT_TRUE(dry["changed"]);
+    EXPECT_EQ(dry["files"].size(), 2u);
+    EXPECT_EQ(names(), std::vector<std::string>{"a.txt"});
+
+    const auto r = common::apply_plans({modify, create}, false);
+    EXPECT_EQ(r["files"][0]["backup"], f + ".sutra-backup");
+    EXPECT_EQ(common::read_text(f + ".sutra-backup"), "before");
+    EXPECT_EQ(mode_of(f + ".sutra-backup"), 0600u);
+    EXPECT_EQ(common::read_text(f), "after");
+    EXPECT_EQ(mode_of(dir / "b.txt"), 0644u);
+
+    common::apply_plans({{f, "restore", "after", "before", f + ".sutra-backup"}}, false);
+    EXPECT_EQ(common::read_text(f), "before");
+    common::apply_plans({{(dir / "b.txt").string(), "delete", "b", std::nullopt, std::nullopt}},
+                        false);
+    EXPECT_EQ(names(), std::vector<std::string>{"a.txt"});
+}
+
+TEST_F(TempDir, OwnedFilesRefuseTheUsersOwn) {
+    const std::string f = (dir / "sutra.js").string();
+    EXPECT_EQ(common::plan_owned_install(f, "// MARK v1", "MARK")->action, "create");
+    put(f, "// MARK v1");
+    EXPECT_EQ(common::plan_owned_install(f, "// MARK v1", "MARK"), std::nullopt);
+    EXPECT_EQ(common::plan_owned_install(f, "// MARK v2", "MARK")->action, "modify");
+    EXPECT_EQ(common::plan_owned_uninstall(f, "MARK")->action, "delete");
+    put(f + ".sutra-backup", "// MARK v0");
+    const auto back = common::plan_owned_uninstall(f, "MARK");
+    EXPECT_EQ(back->action, "restore");
+    EXPECT_EQ(back->after, "// MARK v0");
+    put(f, "the user's");
+    EXPECT_THROW(common::plan_owned_install(f, "// MARK v1", "MARK"), std::runtime_error);
+    EXPECT_EQ(common::plan_owned_uninstall(f, "MARK"), std::nullopt);
+}
+
+TEST(PluginFiles, BakedStringsReadBackExactly) {
+    const std::string text = "a\nconst SUTRA_HOST = \"@HOST@\"\nb \"@HOST@\"\n";
+    for (const std::string& value :
+         std::vector<std::string>{"/usr/bin/sutra-host", "/a \"b\"\\c/é", ""}) {
+        const std::string baked = common::bake_string(text, "\"@HOST@\"", value);
+        EXPECT_EQ(baked.find("@HOST@"), std::string::npos);
+        EXPECT_EQ(common::baked_string(baked, "const SUTRA_HOST = "), value);
+    }
+    EXPECT_EQ(common::baked_string(text, "missing = "), std::nullopt);
+}
+
+// ---- hook settings
+
+TEST_F(TempDir, HookInstallThenUninstallGivesBackTheExactBytes) {
+    const std::string f = (dir / "settings.json").string();
+    const std::string original = "{\n    \"model\": \"x\",\n    \"env\": {}\n}"; // no final '\n'
+    put(f, original);
+    ASSERT_EQ(::chmod(f.c_str(), 0640), 0);
+    common::HookSpec spec;
+    spec.matcher = "Bash";
+    spec.adapter = "claude";
+    spec.command = "/opt/sutra-host --adapter claude";
+
+    const auto r = common::install_hook(f, spec, false);
+    ASSERT_TRUE(r["ok"]) << r.dump();
+    const auto installed = common::read_text(f);
+    const auto doc = common::parse_settings(installed, f);
+    EXPECT_EQ(common::our_command(doc, spec), spec.command);
+    EXPECT_NE(installed->find("\n    \"hooks\""), std::string::npos) << "keeps the indent";
+    EXPECT_EQ(mode_of(f), 0640u);
+    EXPECT_EQ(common::read_text(f + ".sutra-backup"), original);
+    EXPECT_EQ(common::install_hook(f, spec, false)["changed"], false);
+
+    EXPECT_TRUE(common::uninstall_hook(f, spec, false)["changed"]);
+    EXPECT_EQ(common::read_text(f), original);
+    EXPECT_TRUE(common::backups(f).empty());
+}
+
+TEST(HookSettings, ParseSettingsAndOurCommand) {
+    EXPECT_EQ(common::parse_settings(std::nullopt, "p"), common::ojson::object());
+    EXPECT_EQ(common::parse_settings(" \n", "p"), common::ojson::object());
+    EXPECT_THROW(common::parse_settings("[1]", "p"), std::runtime_error);
+    EXPECT_THROW(common::parse_settings("{", "p"), std::runtime_error);
+    EXPECT_TRUE(common::is_our_command("'/a b/sutra-host' --adapter codex", "codex"));
+    EXPECT_FALSE(common::is_our_command("/a/sutra-host --adapter codex2", "codex"));
+    EXPECT_FALSE(common::is_our_command("other --adapter codex", "codex"));
+}
+
+// ---- adapter calls
+
+TEST(AdapterCalls, ParseOptions) {
+    const auto o = common::parse_options(R"({"host_program":"/h","sutra_program":"/s",
+        "dry_run":true,"wrap_bash":true,"mcp_tools":["files","bogus",1,"exec"]})");
+    EXPECT_EQ(o.host_program, "/h");
+    EXPECT_EQ(o.sutra_program, "/s");
+    EXPECT_TRUE(o.dry_run);
+    EXPECT_TRUE(o.wrap_bash);
+    EXPECT_EQ(o.mcp_tools, (std::vector<std::string>{"files", "exec"}));
+    for (const char* text : {"", "not json", "[1,2]", "{}", R"({"mcp_tools":"files"})"}) {
+        const auto d = common::parse_options(text);
+        EXPECT_EQ(d.host_program, "") << text;
+        EXPECT_EQ(d.sutra_program, "") << text;
+        EXPECT_FALSE(d.dry_run) << text;
+        EXPECT_FALSE(d.wrap_bash) << text;
+        EXPECT_TRUE(d.mcp_tools.empty()) << text;
+    }
+}
+
+TEST(AdapterCalls, PassAndGuarded) {
+    EXPECT_EQ(nlohmann::json::parse(common::pass("why")),
+              (nlohmann::json{{"action", "pass"}, {"reason", "why"}}));
+    EXPECT_EQ(common::guarded([] { return nlohmann::json{{"ok", true}}; }), R"({"ok":true})");
+    EXPECT_EQ(common::guarded([]() -> nlohmann::json { throw std::runtime_error("boom"); }),
+              R"({"error":"boom","ok":false})");
+}
+
+// ---- MCP registration
+
+TEST(McpRegistration, ArgsAndProgram) {
+    EXPECT_EQ(common::mcp_args("t"), (std::vector<std::string>{"mcp", "--restore-tool", "t"}));
+    EXPECT_EQ(common::mcp_args("t", "ns", {"files"}),
+              (std::vector<std::string>{"mcp", "--restore-tool", "t", "--namespace", "ns",
+                                        "--tools", "restore,compress,stats,files"}));
+    EXPECT_TRUE(common::is_sutra_program("/usr/bin/sutra"));
+    EXPECT_TRUE(common::is_sutra_program("sutra"));
+    EXPECT_FALSE(common::is_sutra_program("/usr/bin/sutra-host"));
+}
+
+// ---- Codex config.toml
+
+const std::string k_table = codex::toml_server_table("/bin/sutra", {"mcp", "a \"q\""});
+
+TEST(ConfigToml, AddReplaceAndRemoveTheTable) {
+    EXPECT_EQ(k_table,
+              "[mcp_servers.sutra]\ncommand = \"/bin/sutra\"\nargs = [\"mcp\", \"a \\\"q\\\"\"]\n");
+    EXPECT_EQ(codex::with_server_table(std::nullopt, k_table), k_table);
+    EXPECT_EQ(codex::with_server_table("model = \"o3\"", k_table), "model = \"o3\"\n\n" + k_table);
+
+    const std::string user = "# mine\nmodel = \"o3\"\n\n[other]\nx = 1\n";
+    const std::string with = codex::with_server_table(user, k_table);
+    EXPECT_EQ(with, user + "\n" + k_table);
+    EXPECT_EQ(codex::with_server_table(with, k_table), with) << "already there: same bytes";
+    EXPECT_EQ(codex::without_server_table(with), user);
+
+    const std::string old = "[mcp_servers.sutra]\ncommand = \"/old/sutra\"\n\n[after]\ny = 2\n";
+    EXPECT_EQ(codex::with_server_table(old, k_table), k_table + "\n[after]\ny = 2\n");
+    EXPECT_EQ(codex::without_server_table(old), "[after]\ny = 2\n");
+}
+
+TEST(ConfigToml, ReadsTheTableBack) {
+    const std::string text = "[mcp_servers.sutra]\ncommand = '/x/sutra'\nargs = [\"mcp\", \"-v\"]\n"
+                             "enabled = false\n[mcp_servers.sutra.env]\nA = \"1\"\n[b]\n";
+    const auto at = codex::find_server_table(text);
+    ASSERT_TRUE(at);
+    const std::string table = text.substr(at->begin, at->end - at->begin);
+    EXPECT_EQ(table.substr(table.size() - 8), "A = \"1\"\n") << "subtables belong to it";
+    EXPECT_EQ(codex::toml_table_string(table, "command"), "/x/sutra");
+    EXPECT_EQ(codex::toml_table_strings(table, "args"), (std::vector<std::string>{"mcp", "-v"}));
+    EXPECT_TRUE(codex::toml_table_disabled(table));
+    EXPECT_FALSE(codex::toml_table_disabled(k_table));
+    EXPECT_EQ(codex::toml_table_string(table, "missing"), std::nullopt);
+    EXPECT_EQ(codex::toml_header("  [ \"mcp_servers\" . sutra ] # c"), "mcp_servers.sutra");
+    EXPECT_EQ(codex::toml_header("a = [1]"), "");
+}
+
+TEST(ConfigToml, RefusesInlineServers) {
+    EXPECT_THROW(codex::with_server_table("mcp_servers = { sutra = {} }\n", k_table),
+                 std::runtime_error);
+    EXPECT_THROW(codex::with_server_table("[mcp_servers]\nsutra = { command = \"x\" }\n", k_table),
+                 std::runtime_error);
+    EXPECT_NO_THROW(codex::with_server_table("[mcp_servers]\nother = 1\n", k_table));
+}
+
+// ---- Hermes config.yaml
+
+TEST(ConfigYaml, EnableAndDisableInEveryListShape) {
+    EXPECT_EQ(hermes::yaml_enable(std::nullopt, "sutra"), "plugins:\n  enabled:\n    - sutra\n");
+    EXPECT_EQ(hermes::yaml_enable("model: x", "sutra"),
+              "model: x\nplugins:\n  enabled:\n    - sutra\n");
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"plugins:\n  enabled:\n  - a\n  - b\nmodel: x\n",
+         "plugins:\n  enabled:\n  - a\n  - b\n  - sutra\nmodel: x\n"},
+        {"plugins:\n    enabled: [a]  # c\n", "plugins:\n    enabled: [a, sutra]  # c\n"},
+        {"plugins:\n  enabled: []\n", "plugins:\n  enabled: [sutra]\n"},
+        {"plugins:\n  disabled: [x]\n", "plugins:\n  enabled:\n    - sutra\n  disabled: [x]\n"},
+        {"plugins:\r\n  enabled:\r\n    - a\r\n",
+         "plugins:\r\n  enabled:\r\n    - a\r\n    - sutra\r\n"},
+    };
+    for (const auto& [before, after] : cases) {
+        EXPECT_EQ(hermes::yaml_enable(before, "sutra"), after) << before;
+        EXPECT_EQ(hermes::yaml_enable(after, "sutra"), after) << "already listed";
+        EXPECT_TRUE(hermes::yaml_lists(after, "enabled", "sutra"));
+        EXPECT_FALSE(hermes::yaml_lists(before, "enabled", "sutra"));
+    }
+    EXPECT_EQ(hermes::yaml_disable("plugins:\n  enabled:\n  - a\n  - sutra\n", "sutra"),
+              "plugins:\n  enabled:\n  - a\n");
+    EXPECT_EQ(hermes::yaml_disable("plugins:\n  enabled: [a, sutra, b]\n", "sutra"),
+              "plugins:\n  enabled: [a, b]\n");
+    EXPECT_THROW(hermes::yaml_enable("plugins: [a]\n", "sutra"), std::runtime_error);
+    EXPECT_THROW(hermes::yaml_enable("plugins:\n  enabled: a\n", "sutra"), std::runtime_error);
+}
+
+TEST(ConfigYaml, SetReadAndRemoveTheServer) {
+    const auto block = hermes::yaml_server_block("sutra", "/bin/sutra", {"mcp", "-x"});
+    EXPECT_EQ(block, (std::vector<std::string>{"sutra:", "  command: \"/bin/sutra\"",
+                                               "  args: [\"mcp\", \"-x\"]"}));
+    const std::string fresh = hermes::yaml_set_server(std::nullopt, "sutra", block);
+    EXPECT_EQ(fresh, "mcp_servers:\n  sutra:\n    command: \"/bin/sutra\"\n"
+                     "    args: [\"mcp\", \"-x\"]\n");
+    EXPECT_EQ(hermes::yaml_set_server(fresh, "sutra", block), fresh);
+
+    const std::string user = "mcp_servers:\n    other:\n        command: o\n# tail\nmodel: x\n";
+    const std::string with = hermes::yaml_set_server(user, "sutra", block);
+    EXPECT_EQ(with,
+              "mcp_servers:\n    other:\n        command: o\n    sutra:\n"
+              "      command: \"/bin/sutra\"\n      args: [\"mcp\", \"-x\"]\n# tail\nmodel: x\n");
+    EXPECT_EQ(hermes::yaml_server_command(with, "sutra"), "/bin/sutra");
+    EXPECT_EQ(hermes::yaml_server_lines(with, "sutra"), block);
+    EXPECT_EQ(hermes::yaml_server_command(user, "sutra"), std::nullopt);
+    EXPECT_EQ(hermes::yaml_remove_server(with, "sutra"), user);
+
+    EXPECT_EQ(hermes::yaml_set_server("mcp_servers: {}\n", "sutra", block), fresh);
+    EXPECT_THROW(hermes::yaml_set_server("mcp_servers: [a]\n", "sutra", block), std::runtime_error);
+}
+
+} // namespace
+} // namespace sutra::plugins
