@@ -71,8 +71,9 @@ inline std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_range(std::s
 }
 
 /// Every marker in the view, in order. The CLI spelling of the call is parsed
-/// (`restore su_ID --lines A-B`, `--bytes X-Y`, `--full`).
-inline std::vector<Marker> parse_markers(std::string_view view) {
+/// (`restore su_ID --lines A-B`, `--bytes X-Y`, `--full`). Text that reads like a marker but is
+/// in the original as it stands (a diff of sutra's own sources, say) is the tool's, not a marker.
+inline std::vector<Marker> parse_markers(std::string_view view, std::string_view original) {
     std::vector<Marker> out;
     for (std::size_t at = view.find("[sutra: "); at != std::string_view::npos;
          at = view.find("[sutra: ", at + 1)) {
@@ -80,6 +81,7 @@ inline std::vector<Marker> parse_markers(std::string_view view) {
         if (close == std::string_view::npos) break;
         Marker m;
         m.text = std::string(view.substr(at, close + 1 - at));
+        if (original.find(m.text) != std::string_view::npos) continue;
         const std::string_view t = m.text;
         if (auto b = t.find("bytes "); b != std::string_view::npos && b < t.find("restore:"))
             m.named_bytes = parse_range(t.substr(b + 6));

@@ -290,10 +290,12 @@ if have npm; then
     printf '{"name":"conflict","version":"1.0.0","dependencies":{"react":"17.0.2","react-dom":"18.2.0"}}\n' \
         >"$work/npmconflict/package.json"
     capture npm_install_eresolve -- bash -c 'cd npmconflict && npm install --no-audit --no-fund'
-    # ~2 MB of real registry metadata on one line: several packages' views, re-dumped compact.
+    # ~2 MB of real npm metadata on one line: several packages' registry views and the global
+    # tree (npm_ls_json above), re-dumped compact.
     mkdir -p "$tools/registry"
     cp "$out/npm_view_typescript_json.out" "$tools/registry/typescript.json"
-    for p in react eslint webpack @types/node next vite; do
+    for p in react eslint webpack @types/node next vite electron @angular/core aws-sdk @babel/core vue jest \
+        prettier esbuild; do
         f="$tools/registry/${p//\//_}.json"
         [[ -s $f ]] || timeout 120 npm view "$p" --json >"$f" 2>/dev/null &
     done
@@ -301,17 +303,18 @@ if have npm; then
     capture minified_json_2mb -- python3 -c '
 import glob, json, os, sys
 docs = {}
-for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
+for f in sorted(glob.glob(sys.argv[1] + "/*.json")) + sys.argv[2:]:
     try:
         docs[os.path.basename(f)[:-5]] = json.load(open(f))
     except ValueError:
         pass
 out = {}
+docs = dict(sorted(docs.items(), key=lambda kv: kv[0].startswith("npm_ls")))
 for name, doc in docs.items():
     out[name] = doc
     if len(json.dumps(out, separators=(",", ":"))) > 2_100_000:
         del out[name]
-print(json.dumps(out, separators=(",", ":")))' "$tools/registry"
+print(json.dumps(out, separators=(",", ":")))' "$tools/registry" "$out/npm_ls_json.out"
 fi
 
 # pytest -v with failures, an error in a fixture and a parametrized run.

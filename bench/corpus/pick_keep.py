@@ -5,7 +5,8 @@ Every line is compared without ANSI escapes and without leading or trailing blan
 cap: a case with 800 errors has 800 must-keep lines. A line must stay visible when it is:
 
   1. a diagnostic with a location: file:line[:col], path(line,col), `at file:line`, or an
-     eslint-style `  12:3  error` row, with an error/failure/warning word on the same line;
+     eslint-style `  12:3  error` row, with an error/failure/warning word on the same line
+     (a compiler's `file:line: note:` is context, not a diagnostic);
   2. an error or failure verdict: `error:`/`error[E…]:`/`error TS1234`, a line starting with
      `error`, `Error:`, `fatal:`, `panicked at`, FAIL/FAILED/ERROR as words, `npm error …`,
      `CMake Error`, or an exception line (`KeyError: 'x'`, `AssertionError`, the first unindented
@@ -21,8 +22,9 @@ Error words inside flags, paths and identifiers (`-Werror`, `-Wno-error=x`, `err
 
 Lines longer than 2000 bytes are not taken whole (no view could show a 2 MB line whole). For a
 JSON document (possibly after a few lines of stderr), substrings are taken instead: the text of
-each eslint message of severity 2 and of each npm error summary or `problems` entry, written as
-it appears in the JSON (escaped).
+each eslint message of severity 2 (with its "line" and "column" when eslint wrote them compactly
+after it) and of each npm error summary or `problems` entry, as it appears in the JSON (escaped).
+Every must-keep entry is checked to occur in the (ANSI-free) output itself.
 """
 import json
 import re
@@ -97,10 +99,13 @@ EXIT = re.compile(
 )
 
 
+NOTE = re.compile(r":\d+(?::\d+)?:\s+note:")  # a compiler's note: context, not a diagnostic
+
+
 def keep_line(line):
     if VERDICT.search(line) or SUMMARY.search(line) or EXIT.search(line):
         return True
-    return bool(LOCATION.search(line) and SEVERITY.search(line))
+    return bool(LOCATION.search(line) and SEVERITY.search(line) and not NOTE.search(line))
 
 
 def json_keeps(text):
@@ -120,7 +125,11 @@ def json_keeps(text):
     def walk(v, key=None):
         if isinstance(v, dict):
             if v.get("severity") == 2 and isinstance(v.get("message"), str):
-                found.append(escaped(v["message"]))
+                # The message with its position, as eslint writes it, so each error is its own
+                # must-keep; the bare message text when the document is laid out otherwise.
+                at = '"message":"%s","line":%s,"column":%s' % (
+                    escaped(v["message"]), v.get("line"), v.get("column"))
+                found.append(at if at in text else escaped(v["message"]))
             if key == "error" and isinstance(v.get("summary"), str) and v["summary"]:
                 found.append(escaped(v["summary"].split("\n")[0]))
             for k, x in v.items():
@@ -162,9 +171,10 @@ def pick(data):
     last = next((l for l in reversed(lines) if l), "")
     if last and len(last) <= MAX_LINE and sum(c.isalnum() for c in last) >= 3:
         keep.append(last)
+    clean = ANSI.sub("", text)
     seen, unique = set(), []
     for k in keep:
-        if k and k not in seen:
+        if k and k not in seen and k in clean:
             seen.add(k)
             unique.append(k)
     return unique
