@@ -305,7 +305,7 @@ import glob, json, os, sys
 docs = {}
 for f in sorted(glob.glob(sys.argv[1] + "/*.json")) + sys.argv[2:]:
     try:
-        docs[os.path.basename(f)[:-5]] = json.load(open(f))
+        docs[os.path.splitext(os.path.basename(f))[0]] = json.load(open(f))
     except ValueError:
         pass
 out = {}
