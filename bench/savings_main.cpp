@@ -2,7 +2,11 @@
 // temporary store) and every baseline (bench/baselines.hpp) on the generated fixtures
 // (bench/fixtures.hpp) and on the real-output corpus (bench/corpus/make_corpus.sh), and prints
 // bytes and exact o200k token counts before and after, clue visibility and recoverability, diff
-// identity and must-keep lines lost, per case and in total, all from one run.
+// identity and must-keep lines lost, per case and in total, all from one run. For sutra on the
+// corpus it also checks fidelity (bench/view_checks.hpp): must-keep lines visible, views over the
+// ceiling (core::Config's max_view_bytes), markers' share of the view, JSON views valid when the
+// input is JSON, and every marker's own restore call returning exactly the original's bytes.
+// Diffs count as 0% saved: a changed diff earns nothing.
 //
 //   sutra_savings [--corpus DIR] [--store DIR] [--dump DIR]
 //
@@ -11,11 +15,13 @@
 
 #include "bench/baselines.hpp"
 #include "bench/fixtures.hpp"
+#include "bench/view_checks.hpp"
 #include "core/compress.hpp"
 #include "core/store.hpp"
 #include "core/tokenizer/tokenizer.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -56,6 +62,13 @@ struct Result {
     bool diff_identical = true;
     std::size_t kept_lost = 0;
     std::string note; // e.g. sutra's passthrough reason
+    // Fidelity, for sutra only (bench/view_checks.hpp).
+    bool over_ceiling = false;
+    std::size_t marker_bytes = 0;
+    std::size_t markers = 0, restores_exact = 0;
+    std::vector<std::string> restore_failures;
+    bool json_input = false, json_valid = true;
+    std::vector<std::string> missing; // must-keep entries not visible
 };
 
 struct System {
@@ -65,7 +78,9 @@ struct System {
 };
 
 bool g_tokens = false;
-std::string g_note; // the last sutra run's passthrough reason
+std::string g_note;      // the last sutra run's passthrough reason
+std::string g_store_dir; // sutra's store, where markers' restore calls are run
+const std::uint64_t g_ceiling = core::Config{}.max_view_bytes;
 std::string g_dump; // --dump DIR: write each sutra view there, for inspection
 
 std::string slug(std::string_view name) {
@@ -140,6 +155,23 @@ Result measure(const Case& c, const System& sys) {
     const std::string clean = bench::strip_ansi(view);
     for (const auto& k : c.must_keep)
         if (clean.find(k) == std::string::npos) ++r.kept_lost;
+    if (sys.name == "sutra" && !c.clue) {
+        r.missing = bench::missing_keeps(view, c.must_keep);
+        // A diff must come back byte-identical, whatever its size: the ceiling is not its rule.
+        r.over_ceiling = !c.is_diff && view.size() > g_ceiling;
+        const auto markers = bench::parse_markers(view, c.text);
+        r.markers = markers.size();
+        r.marker_bytes = bench::marker_bytes(view, markers);
+        for (const auto& m : markers) {
+            std::string why = bench::check_restore(m, c.text, g_store_dir);
+            if (why.empty())
+                ++r.restores_exact;
+            else
+                r.restore_failures.push_back(std::move(why));
+        }
+        r.json_input = nlohmann::json::accept(c.text);
+        if (r.json_input) r.json_valid = nlohmann::json::accept(view);
+    }
     return r;
 }
 
@@ -184,6 +216,7 @@ int main(int argc, char** argv) {
     config.store_dir = store_arg.empty() ? dir + "/store" : store_arg;
     config.stats_enabled = false;
     const std::string store_dir = core::resolve_store_dir(config);
+    g_store_dir = store_dir;
 
     std::vector<System> systems = {
         {"sutra",
@@ -286,13 +319,16 @@ int main(int argc, char** argv) {
             for (std::size_t i = 0; i < cases.size(); ++i) {
                 const auto& r = res[i][s];
                 auto before = count(cases[i].text);
+                // A diff counts as 0% saved: whatever a system did to it earns nothing.
+                const bool diff = cases[i].is_diff;
                 t[s].bytes_before += cases[i].text.size();
-                t[s].bytes_after += r.bytes;
+                t[s].bytes_after += diff ? cases[i].text.size() : r.bytes;
                 if (before && r.tokens) {
+                    const auto cl_before = count(cases[i].text, tok::Encoding::cl100k).value_or(0);
                     t[s].tok_before += *before;
-                    t[s].tok_after += *r.tokens;
-                    t[s].cl_before += count(cases[i].text, tok::Encoding::cl100k).value_or(0);
-                    t[s].cl_after += r.cl100k.value_or(0);
+                    t[s].tok_after += diff ? *before : *r.tokens;
+                    t[s].cl_before += cl_before;
+                    t[s].cl_after += diff ? cl_before : r.cl100k.value_or(0);
                 } else {
                     t[s].tokens = false;
                 }
@@ -375,6 +411,76 @@ int main(int argc, char** argv) {
                        r.kept_lost ? fmt::format("**{}**", r.kept_lost) : "0", c.must_keep.size(),
                        c.is_diff ? (r.diff_identical ? "diff, byte-identical" : "**diff changed**")
                                  : r.note);
+        }
+        // Fidelity of sutra's views: what an agent can rely on, per case and in total.
+        fmt::print("\n### Real-output corpus: sutra's fidelity per case (view ceiling {} B)\n\n",
+                   g_ceiling);
+        fmt::print("| case | bytes | must-keep visible | view ≤ ceiling (diffs exempt) | markers' "
+                   "share of view "
+                   "| o200k saved | diff byte-identical | JSON view valid | restore calls exact "
+                   "|\n|---|---|---|---|---|---|---|---|---|\n");
+        struct Fidelity {
+            std::size_t keep = 0, visible = 0, over = 0, marker_bytes = 0, view_bytes = 0;
+            std::size_t markers = 0, exact = 0, json = 0, json_ok = 0, diffs = 0, diffs_ok = 0;
+            std::size_t tok_before = 0, tok_after = 0;
+        } f;
+        for (std::size_t i = 0; i < corpus.size(); ++i) {
+            const auto& c = corpus[i];
+            const auto& r = cr[i][0];
+            const auto before = count(c.text);
+            const std::size_t vis = c.must_keep.size() - r.missing.size();
+            f.keep += c.must_keep.size();
+            f.visible += vis;
+            f.over += r.over_ceiling;
+            f.marker_bytes += r.marker_bytes;
+            f.view_bytes += r.bytes;
+            f.markers += r.markers;
+            f.exact += r.restores_exact;
+            f.json += r.json_input;
+            f.json_ok += r.json_input && r.json_valid;
+            f.diffs += c.is_diff;
+            f.diffs_ok += c.is_diff && r.diff_identical;
+            if (before && r.tokens) {
+                f.tok_before += *before;
+                f.tok_after += c.is_diff ? *before : *r.tokens;
+            }
+            const std::string saved =
+                c.is_diff ? "0% (diff)"
+                          : (before && r.tokens ? pct(*before, *r.tokens)
+                                                : pct(c.text.size(), r.bytes) + " B");
+            fmt::print(
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", c.name, c.text.size(),
+                vis == c.must_keep.size() ? fmt::format("{}/{}", vis, c.must_keep.size())
+                                          : fmt::format("**{}/{}**", vis, c.must_keep.size()),
+                r.over_ceiling ? fmt::format("**no ({} B)**", r.bytes) : "yes",
+                r.bytes ? fmt::format("{:.1f}% ({} markers)",
+                                      100.0 * (double)r.marker_bytes / (double)r.bytes, r.markers)
+                        : "—",
+                saved, c.is_diff ? yes(r.diff_identical) : "—",
+                r.json_input ? yes(r.json_valid) : "—",
+                r.markers == 0 ? "— (no marker)"
+                : r.restores_exact == r.markers
+                    ? fmt::format("{}/{}", r.restores_exact, r.markers)
+                    : fmt::format("**{}/{}**", r.restores_exact, r.markers));
+        }
+        fmt::print("| **total** | {} cases | {}/{} | {} over | {:.1f}% ({} markers) | {} | {}/{} | "
+                   "{}/{} | {}/{} |\n",
+                   corpus.size(), f.visible, f.keep, f.over,
+                   f.view_bytes ? 100.0 * (double)f.marker_bytes / (double)f.view_bytes : 0.0,
+                   f.markers, f.tok_before ? pct(f.tok_before, f.tok_after) : "n/a", f.diffs_ok,
+                   f.diffs, f.json_ok, f.json, f.exact, f.markers);
+        // The first few failures of each case, so a regression can be read without --dump.
+        bool header = false;
+        for (std::size_t i = 0; i < corpus.size(); ++i) {
+            const auto& r = cr[i][0];
+            if (r.missing.empty() && r.restore_failures.empty()) continue;
+            if (!header) fmt::print("\nFidelity failures (at most 3 of each kind per case):\n\n");
+            header = true;
+            for (std::size_t k = 0; k < std::min<std::size_t>(3, r.missing.size()); ++k)
+                fmt::print("- {}: must-keep not visible: `{}`\n", corpus[i].name,
+                           r.missing[k].substr(0, 160));
+            for (std::size_t k = 0; k < std::min<std::size_t>(3, r.restore_failures.size()); ++k)
+                fmt::print("- {}: {}\n", corpus[i].name, r.restore_failures[k].substr(0, 300));
         }
         fmt::print("\n### Real-output corpus: o200k saved / must-keep lines lost, per case and "
                    "system\n\n|case|");

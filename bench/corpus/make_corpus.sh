@@ -4,14 +4,27 @@
 # (exit=, command=, diff=1) and NAME.keep (the must-keep lines, chosen mechanically by
 # pick_keep.py from the output itself). Tools that are missing are skipped and said so.
 #
-#   bash bench/corpus/make_corpus.sh [OUT_DIR]     (default: build-bench/corpus, outside git)
+# The tools it needs (Debian packages, and typescript/eslint/express/… from npm into
+# build-bench/corpus-tools) are installed on first use and reused after. Every step is bounded
+# by `timeout`; a server it starts listens on 127.0.0.1 only and is stopped before the next case.
+#
+#   bash bench/corpus/make_corpus.sh [--check-in] [OUT_DIR]   (default: build-bench/corpus)
+#
+# --check-in also refreshes tests/data/real/ (the cases ctest runs, see its README.md): every
+# case whose output is at most 1 MiB, copied with its .meta and .keep.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+check_in=0
+if [[ "${1:-}" == --check-in ]]; then check_in=1; shift; fi
 out="${1:-$root/build-bench/corpus}"
 here="$(cd "$(dirname "$0")" && pwd)"
-mkdir -p "$out"
+tools="$root/build-bench/corpus-tools"
+mkdir -p "$out" "$tools"
 rm -f "$out"/*.out "$out"/*.meta "$out"/*.keep
-work="$(mktemp -d /tmp/sutra-corpus-XXXXXX)"
+# A fixed working directory, so paths in the outputs are the same from run to run.
+work=/tmp/sutra-corpus-work
+rm -rf "$work"
+mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 
 # capture NAME [diff] -- COMMAND...: runs COMMAND in $work, records output, exit status and keep lines.
@@ -29,7 +42,29 @@ capture() {
         "$(wc -l <"$out/$name.keep")"
 }
 skip() { echo "  skipped $1: $2"; }
+
 have() { command -v "$1" >/dev/null 2>&1; }
+
+# ---- Tools: installed once, idempotently ------------------------------------------------------
+apt_missing=()
+for pair in strace:strace valgrind:valgrind cmake:cmake make:make g++:g++ gcc:gcc git:git node:nodejs \
+    npm:npm; do
+    have "${pair%%:*}" || apt_missing+=("${pair#*:}")
+done
+[[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import pytest' 2>/dev/null || apt_missing+=(python3-pytest)
+if ((${#apt_missing[@]})); then
+    ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || timeout 300 apt-get update -qq
+    timeout 300 apt-get install -y -qq "${apt_missing[@]}" >/dev/null
+fi
+if have npm && [[ ! -x "$tools/node_modules/.bin/tsc" || ! -x "$tools/node_modules/.bin/eslint" ]]; then
+    cat >"$tools/package.json" <<'EOF'
+{"name":"sutra-corpus-tools","version":"1.0.0","private":true,
+ "dependencies":{"typescript":"5.6.3","eslint":"9.14.0","@eslint/js":"9.14.0","express":"4.21.1",
+                 "@types/node":"22.9.0","@types/express":"4.17.21","axios":"1.7.7"}}
+EOF
+    (cd "$tools" && timeout 300 npm install --no-audit --no-fund >/dev/null 2>&1)
+fi
+nm="$tools/node_modules"
 
 echo "corpus -> $out"
 
@@ -149,4 +184,266 @@ if have apt-get; then
     capture apt_get_install_sim -- apt-get install -s libboost-all-dev
     capture apt_cache_search -- bash -c 'apt-cache search lib | head -c 300000'
 fi
+# ---- Cases added for issue 15: the kinds of output users were hurt by -------------------------
+
+# g++: printing a type with no operator<<: one error and a long run of `note: candidate` lines.
+cat >"$work/ostream_error.cpp" <<'EOF'
+#include <iostream>
+#include <string>
+#include <vector>
+struct Order { int id; std::string zone; std::vector<double> lines; };
+int main() {
+    Order o{7781, "apac", {1.5, 2.5}};
+    std::cout << "order: " << o << '\n';
+}
+EOF
+capture gxx_ostream_candidates -- g++ -std=c++20 -c ostream_error.cpp -o /dev/null
+
+# cmake + make VERBOSE=1: the full compile lines, whose flags name -Werror, -Wno-error=… and an
+# include directory src/error/ (none of which is an error). One passing build, one failing.
+make_verbose_project() { # DIR BROKEN
+    local dir="$1"
+    mkdir -p "$dir/src/error"
+    printf '#pragma once\ninline int error_base() { return 3; }\n' >"$dir/src/error/errors.h"
+    {
+        echo 'cmake_minimum_required(VERSION 3.20)'
+        echo 'project(verbose CXX)'
+        printf 'add_library(verbose'
+        for i in $(seq -w 1 16); do printf ' src/part_%s.cpp' "$i"; done
+        echo ')'
+        echo 'target_include_directories(verbose PRIVATE src/error)'
+        echo 'target_compile_options(verbose PRIVATE -Wall -Wextra -Werror -Wno-error=unused-variable)'
+    } >"$dir/CMakeLists.txt"
+    for i in $(seq -w 1 16); do
+        printf '#include "errors.h"\n#include <string>\nint part_%s(int on_error) { int unused_%s = 0; std::string s(on_error, 0); return error_base() + (int)s.size(); }\n' \
+            "$i" "$i" >"$dir/src/part_$i.cpp"
+    done
+    if [[ $2 == 1 ]]; then
+        printf '#include "errors.h"\nint part_09(int on_error) { return error_base() + on_error + missing_total(on_error); }\n' \
+            >"$dir/src/part_09.cpp"
+    fi
+}
+make_verbose_project "$work/vpass" 0
+make_verbose_project "$work/vfail" 1
+capture cmake_make_verbose_pass -- bash -c 'cmake -S vpass -B vpass/build -G "Unix Makefiles" && make -C vpass/build VERBOSE=1'
+capture cmake_make_verbose_fail -- bash -c 'cmake -S vfail -B vfail/build -G "Unix Makefiles" && make -C vfail/build VERBOSE=1'
+
+# tsc --pretty: express's real sources type-checked as JavaScript under a strict configuration.
+if [[ -x "$nm/.bin/tsc" ]]; then
+    mkdir -p "$work/tsproj"
+    cp -r "$nm/express/lib" "$work/tsproj/lib"
+    ln -s "$nm" "$work/tsproj/node_modules"
+    capture tsc_pretty_strict -- bash -c 'cd tsproj && node_modules/.bin/tsc --pretty --noEmit --allowJs --checkJs --strict --noImplicitAny --noUnusedLocals --noUnusedParameters --noImplicitReturns --target es2022 --module nodenext --moduleResolution nodenext --types node $(find lib -name "*.js" | sort)'
+    mkdir -p "$work/tsaxios"
+    cp -r "$nm/axios/lib" "$work/tsaxios/lib"
+    ln -s "$nm" "$work/tsaxios/node_modules"
+    capture tsc_plain_axios -- bash -c 'cd tsaxios && node_modules/.bin/tsc --pretty false --noEmit --allowJs --checkJs --strict --noUnusedLocals --target es2022 --module nodenext --moduleResolution nodenext --types node $(find lib -name "*.js" | sort)'
+else
+    skip tsc_pretty_strict "typescript not installed"
+fi
+
+# eslint on express's sources: JSON (with Node's warning about .eslintignore on stderr first, as
+# an agent's merged capture shows it) and the default stylish format.
+if [[ -x "$nm/.bin/eslint" ]]; then
+    mkdir -p "$work/esproj"
+    cp -r "$nm/express/lib" "$work/esproj/src"
+    ln -s "$nm" "$work/esproj/node_modules"
+    echo "src/vendor/" >"$work/esproj/.eslintignore"
+    cat >"$work/esproj/eslint.config.mjs" <<'EOF'
+import js from "@eslint/js";
+export default [
+  js.configs.recommended,
+  { files: ["**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable",
+      process: "readonly", Buffer: "readonly", __dirname: "readonly", setImmediate: "readonly",
+      console: "readonly", exports: "writable" } },
+    rules: { "no-var": "error", "prefer-const": "error", eqeqeq: "error", "no-unused-vars": "error",
+      "prefer-arrow-callback": "warn", "no-param-reassign": "warn", curly: "error", "no-shadow": "warn" } },
+];
+EOF
+    capture eslint_json_stderr -- bash -c 'cd esproj && node_modules/.bin/eslint -f json src'
+    capture eslint_stylish -- bash -c 'cd esproj && node_modules/.bin/eslint src'
+else
+    skip eslint_json_stderr "eslint not installed"
+fi
+
+# apt-get install of a small real package, its .deb removed from the cache first so that it is
+# downloaded (the `Fetched … in …s` line).
+if have apt-get && [[ $(id -u) == 0 ]]; then
+    ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || timeout 300 apt-get update -qq
+    rm -f /var/cache/apt/archives/hello_*.deb
+    capture apt_get_install_hello -- env DEBIAN_FRONTEND=noninteractive apt-get install -y --reinstall hello
+fi
+
+# strace -f of a shell whose children fail.
+if have strace && strace -o /dev/null true 2>/dev/null; then
+    capture strace_f_failing -- strace -f bash -c 'cat /nonexistent/config.toml; ls /nonexistent/dir; exit 3'
+fi
+
+if have npm; then
+    # The registry's view of typescript: a `time` map of thousands of versions.
+    capture npm_view_typescript_json -- npm view typescript --json
+    # The whole dependency tree of the tools project.
+    capture npm_ls_all_json -- npm ls --all --json --prefix "$tools"
+    # A peer-dependency conflict: npm install fails with ERESOLVE.
+    mkdir -p "$work/npmconflict"
+    printf '{"name":"conflict","version":"1.0.0","dependencies":{"react":"17.0.2","react-dom":"18.2.0"}}\n' \
+        >"$work/npmconflict/package.json"
+    capture npm_install_eresolve -- bash -c 'cd npmconflict && npm install --no-audit --no-fund'
+    # ~2 MB of real npm metadata on one line: several packages' registry views and the global
+    # tree (npm_ls_json above), re-dumped compact.
+    mkdir -p "$tools/registry"
+    cp "$out/npm_view_typescript_json.out" "$tools/registry/typescript.json"
+    for p in react eslint webpack @types/node next vite electron @angular/core aws-sdk @babel/core vue jest \
+        prettier esbuild; do
+        f="$tools/registry/${p//\//_}.json"
+        [[ -s $f ]] || timeout 120 npm view "$p" --json >"$f" 2>/dev/null &
+    done
+    wait
+    capture minified_json_2mb -- python3 -c '
+import glob, json, os, sys
+docs = {}
+for f in sorted(glob.glob(sys.argv[1] + "/*.json")) + sys.argv[2:]:
+    try:
+        docs[os.path.splitext(os.path.basename(f))[0]] = json.load(open(f))
+    except ValueError:
+        pass
+out = {}
+docs = dict(sorted(docs.items(), key=lambda kv: kv[0].startswith("npm_ls")))
+for name, doc in docs.items():
+    out[name] = doc
+    if len(json.dumps(out, separators=(",", ":"))) > 2_100_000:
+        del out[name]
+print(json.dumps(out, separators=(",", ":")))' "$tools/registry" "$out/npm_ls_json.out"
+fi
+
+# pytest -v with failures, an error in a fixture and a parametrized run.
+mkdir -p "$work/pyt"
+cat >"$work/pyt/inventory.py" <<'EOF'
+def restock(stock, n):
+    if n < 0:
+        raise ValueError(f"negative restock: {n}")
+    return stock + n
+
+def price(qty, unit):
+    return round(qty * unit, 1)  # rounds to 1 place: the cents are lost
+EOF
+cat >"$work/pyt/test_inventory.py" <<'EOF'
+import pytest
+from inventory import restock, price
+
+@pytest.mark.parametrize("stock", range(60))
+def test_restock(stock):
+    assert restock(stock, 3) == stock + 3
+
+@pytest.mark.parametrize("qty", range(1, 41))
+def test_price(qty):
+    assert price(qty, 0.25) == qty * 0.25
+
+def test_negative():
+    restock(1, -2)
+
+@pytest.fixture
+def warehouse():
+    return {"eu": 10}["apac"]
+
+def test_warehouse(warehouse):
+    assert warehouse
+EOF
+if [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
+    capture pytest_v_failures -- bash -c 'cd pyt && /usr/bin/python3 -m pytest -v -p no:cacheprovider'
+fi
+
+# python -m unittest -v with failures and an error.
+mkdir -p "$work/ut"
+cat >"$work/ut/test_orders.py" <<'EOF'
+import unittest
+
+def total(lines):
+    return sum(q * p for q, p in lines)
+
+class TestOrders(unittest.TestCase):
+EOF
+for t in $(seq 1 80); do
+    printf '    def test_total_%02d(self):\n        self.assertEqual(total([(%d, 2)]), %d)\n' "$t" "$t" "$((t * 2))" >>"$work/ut/test_orders.py"
+done
+cat >>"$work/ut/test_orders.py" <<'EOF'
+    def test_total_float(self):
+        self.assertEqual(total([(3, 0.1)]), 0.3)
+    def test_total_dict(self):
+        self.assertEqual(total({"a": 1}), 1)
+    def test_currency(self):
+        self.assertIn("EUR", ["USD", "GBP"])
+EOF
+capture python_unittest_v_failures -- bash -c 'cd ut && python3 -m unittest -v test_orders'
+
+# A Python recursion traceback: [Previous line repeated … more times].
+printf 'def walk(node):\n    return walk({"child": node})\n\nprint("walking")\nwalk({})\n' >"$work/recurse.py"
+capture python_recursion_traceback -- python3 recurse.py
+
+# Node: an uncaught error thrown a few calls deep (stack frames `at fn (file:line:col)`).
+cat >"$work/crash.js" <<'EOF'
+const fs = require("fs");
+function loadConfig(path) { return JSON.parse(fs.readFileSync(path, "utf8")); }
+function start() { for (let i = 0; i < 50; i++) console.log(`worker ${i} ready`); return loadConfig("/nonexistent/app.json"); }
+start();
+EOF
+have node && capture node_uncaught_error -- node crash.js
+
+# git diff of this repository's last 25 commits (a diff: must come back byte-identical).
+capture git_diff diff -- git -C "$root" diff --no-color HEAD~25 HEAD -- core host
+
+# A long service log: python's http.server on 127.0.0.1, a bounded loop of 4000 requests with
+# random ids (some found, some not, some HEAD/POST, a few malformed), the server's log captured.
+mkdir -p "$work/site/items"
+for i in $(seq 1 200); do printf '{"id":%d}\n' "$i" >"$work/site/items/$i.json"; done
+cat >"$work/serve.py" <<'EOF'
+import random, re, socket, subprocess, sys, time, urllib.error, urllib.request
+log = open("server.log", "wb")
+srv = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "--bind", "127.0.0.1", "0",
+                        "--directory", "site"], stdout=log, stderr=subprocess.STDOUT)
+try:
+    port = None
+    for _ in range(100):
+        m = re.search(rb"port (\d+)", open("server.log", "rb").read())
+        if m:
+            port = int(m.group(1))
+            break
+        time.sleep(0.05)
+    rng = random.Random(15)
+    for n in range(4000):
+        item = rng.randint(1, 260)
+        kind = rng.random()
+        try:
+            if kind < 0.01:
+                s = socket.create_connection(("127.0.0.1", port), timeout=2)
+                s.sendall(b"GARBAGE /items HTTP/9\r\n\r\n")
+                s.recv(4096)
+                s.close()
+                continue
+            method = "POST" if kind < 0.03 else "HEAD" if kind < 0.06 else "GET"
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/items/{item}.json?req={rng.getrandbits(32):08x}", method=method)
+            urllib.request.urlopen(req, timeout=2).read()
+        except (urllib.error.URLError, OSError):
+            pass
+finally:
+    srv.terminate()
+    srv.wait(timeout=10)
+    log.close()
+sys.stdout.write(open("server.log").read())
+EOF
+capture http_server_log -- python3 serve.py
+
 echo "done: $(ls "$out"/*.out | wc -l) cases"
+
+if [[ $check_in == 1 ]]; then
+    dest="$root/tests/data/real"
+    mkdir -p "$dest"
+    rm -f "$dest"/*.out "$dest"/*.meta "$dest"/*.keep
+    for f in "$out"/*.out; do
+        (($(wc -c <"$f") <= 1048576)) || continue
+        n="$(basename "$f" .out)"
+        cp "$out/$n.out" "$out/$n.meta" "$out/$n.keep" "$dest/"
+    done
+    echo "checked in: $(ls "$dest"/*.out | wc -l) cases, $(du -cb "$dest"/* | tail -1 | cut -f1) bytes -> $dest"
+fi

@@ -1,50 +1,184 @@
 #!/usr/bin/env python3
 """Chooses the must-keep lines of one real output, mechanically (stdin -> stdout, one a line).
 
-A line must stay visible when it is:
-  1. a diagnostic with a location: file:line[:col] and error/fail/Error:/warning: after it;
-  2. a test or build verdict: starts with FAIL:, ERROR:, FAILED, make: *** / make[N]: ***,
-     or npm error code / npm ERR! code;
-  3. a traceback's exception line: the first unindented line after "Traceback (most recent
-     call last):" and its frames;
-  4. a leak or error summary from valgrind: "definitely lost:" or "ERROR SUMMARY:";
-  5. the final summary: the last non-empty line, when it has at least 3 letters or digits.
-Lines are compared without ANSI escapes and trailing blanks. At most 40 are kept (evenly
-spread) so a single huge case cannot dominate the table.
+Every line is compared without ANSI escapes and without leading or trailing blanks. There is no
+cap: a case with 800 errors has 800 must-keep lines. A line must stay visible when it is:
+
+  1. a diagnostic with a location: file:line[:col], path(line,col), `at file:line`, or an
+     eslint-style `  12:3  error` row, with an error/failure/warning word on the same line
+     (a compiler's `file:line: note:` is context, not a diagnostic);
+  2. an error or failure verdict: `error:`/`error[E…]:`/`error TS1234`, a line starting with
+     `error`, `Error:`, `fatal:`, `panicked at`, FAIL/FAILED/ERROR as words, `npm error …`,
+     `CMake Error`, or an exception line (`KeyError: 'x'`, `AssertionError`, the first unindented
+     line after `Traceback (most recent call last):`, pytest's `E   …Error` lines);
+  3. a verdict or summary: `N passed`/`N failed`, `Found N errors`, `N problems (…)`,
+     `Fetched … in …s`, `-- Build files have been written to`, `+++ exited with N +++`,
+     `ERROR SUMMARY`, `definitely lost`, `make: ***`, `npm error code`, `Ran N tests in`,
+     `FAILED (failures=N)`, `OK`, `added N packages`, `Built target`;
+  4. a process exit line (`exited with code N`, `Segmentation fault`, `Killed`, …);
+  5. the last non-empty line.
+Error words inside flags, paths and identifiers (`-Werror`, `-Wno-error=x`, `errors.h`,
+`src/error/`, `on_error`, `error_code`, `.error()`) do not count: each word must stand alone.
+
+Lines longer than 2000 bytes are not taken whole (no view could show a 2 MB line whole). For a
+JSON document (possibly after a few lines of stderr), substrings are taken instead: the text of
+each eslint message of severity 2 (with its "line" and "column" when eslint wrote them compactly
+after it) and of each npm error summary or `problems` entry, as it appears in the JSON (escaped).
+Every must-keep entry is checked to occur in the (ANSI-free) output itself.
 """
+import json
 import re
 import sys
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
-LOCATED = re.compile(r"\S+:\d+(:\d+)?:?.*(error|fail|Error:|warning:)")
-VERDICT = re.compile(r"^(FAIL:|ERROR:|FAILED|make(\[\d+\])?: \*\*\*|npm error code|npm ERR! code)")
-VALGRIND = re.compile(r"(definitely lost:|ERROR SUMMARY:)")
+MAX_LINE = 2000
 
-lines = [ANSI.sub("", l).rstrip() for l in sys.stdin.buffer.read().decode("utf-8", "replace").split("\n")]
-keep = []
-in_trace = False
-for line in lines:
-    if line.startswith("Traceback (most recent call last):"):
-        in_trace = True
-        continue
-    if in_trace:
-        if line.startswith((" ", "\t")) or not line:
+# A word that is not part of a flag, a path, a file name or an identifier.
+def word(w):
+    return r"(?<![\w./=-])" + w + r"(?![\w/=-]|\.\w)"
+
+LOCATION = re.compile(
+    r"(?:[\w.@~+-]*[\w/]\.[A-Za-z]\w*|\w[\w./@~+-]*/[\w.@~+-]+|<[\w ]+>):\d+(?::\d+)?\b"  # file:line[:col]
+    r"|[\w./@~+-]+\.\w+\(\d+,\d+\)"  # path(line,col)
+    r"|\bat \S+:\d+"  # at file:line
+    r"|^\s*\d+:\d+\s+(?:error|warning)\s"  # eslint stylish row
+    r"|(?:File|file) \"[^\"]+\", line \d+"
+)
+SEVERITY = re.compile(
+    "|".join(
+        [word(w) for w in ("error", "errors", "Error", "ERROR", "warning", "Warning", "WARNING",
+                           "fatal", "FAIL", "FAILED", "failed", "failure", "panicked")]
+        + [r"\b\w*(?:Error|Exception|Warning)\b"]
+    )
+)
+VERDICT = re.compile(
+    "|".join(
+        [
+            r"(?:^|\s)(?:fatal )?error(?:\[\w+\])?:",  # gcc/clang/rustc
+            r"\berror TS\d+",  # tsc
+            r"^error" + r"(?![\w/=-]|\.\w)",  # a line that starts with the word
+            r"(?:^|\s)Error:",  # node, go, many CLIs
+            r"(?:^|\s)fatal:",  # git
+            r"\bpanicked at\b",
+            word("FAIL"),
+            word("FAILED"),
+            word("ERROR"),
+            r"^npm (?:error|ERR!)",
+            r"^CMake Error\b",
+            r"^\s*E\s+\w*(?:Error|Exception)\b",  # pytest
+            r"^(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::|$)",  # an exception line
+        ]
+    )
+)
+SUMMARY = re.compile(
+    "|".join(
+        [
+            r"\b\d+ (?:passed|failed)\b",
+            r"^Found \d+ errors?\b",
+            r"\b\d+ problems? \(",
+            r"^Fetched .* in \S+s\b",
+            r"^\d+ upgraded, \d+ newly installed",
+            r"^-- Build files have been written to",
+            r"^-- Configuring incomplete",
+            r"\+\+\+ (?:exited with \d+|killed by \w+)",
+            r"ERROR SUMMARY:",
+            r"definitely lost:",
+            r"^make(?:\[\d+\])?: \*\*\*",
+            r"^npm (?:error|ERR!) code\b",
+            r"^Ran \d+ tests? in\b",
+            r"^FAILED \(",
+            r"^OK\b",
+            r"^(?:added|removed|changed|up to date)\b.* in \d",
+            r"^\[\s*\d+%\] Built target\b",
+        ]
+    )
+)
+EXIT = re.compile(
+    r"\bexit(?:ed with)? (?:code|status) \d+|\bProcess finished with exit code\b"
+    r"|^Segmentation fault\b|\(core dumped\)|^Killed\b|returned non-zero exit status \d+"
+)
+
+
+NOTE = re.compile(r":\d+(?::\d+)?:\s+note:")  # a compiler's note: context, not a diagnostic
+
+
+def keep_line(line):
+    if VERDICT.search(line) or SUMMARY.search(line) or EXIT.search(line):
+        return True
+    return bool(LOCATION.search(line) and SEVERITY.search(line) and not NOTE.search(line))
+
+
+def json_keeps(text):
+    """Substrings of a JSON document that must stay visible, or None when it is not JSON."""
+    start = next((i for i, ch in enumerate(text) if ch in "[{" and (i == 0 or text[i - 1] == "\n")), -1)
+    if start < 0:
+        return None
+    try:
+        doc = json.loads(text[start:])
+    except ValueError:
+        return None
+    found = []
+
+    def escaped(s):
+        return json.dumps(s, ensure_ascii=False)[1:-1]
+
+    def walk(v, key=None):
+        if isinstance(v, dict):
+            if v.get("severity") == 2 and isinstance(v.get("message"), str):
+                # The message with its position, as eslint writes it, so each error is its own
+                # must-keep; the bare message text when the document is laid out otherwise.
+                at = '"message":"%s","line":%s,"column":%s' % (
+                    escaped(v["message"]), v.get("line"), v.get("column"))
+                found.append(at if at in text else escaped(v["message"]))
+            if key == "error" and isinstance(v.get("summary"), str) and v["summary"]:
+                found.append(escaped(v["summary"].split("\n")[0]))
+            for k, x in v.items():
+                walk(x, k)
+        elif isinstance(v, list):
+            if key == "problems":
+                found.extend(escaped(x) for x in v if isinstance(x, str))
+            for x in v:
+                walk(x, key if key == "problems" else None)
+
+    walk(doc)
+    return [f for f in found if len(f) <= MAX_LINE]
+
+
+def pick(data):
+    text = data.decode("utf-8", "replace")
+    raw = [ANSI.sub("", l).rstrip() for l in text.split("\n")]
+    lines = [l.strip() for l in raw]
+    keep = []
+    in_trace = False
+    for r, line in zip(raw, lines):
+        if len(line) > MAX_LINE:
             continue
-        in_trace = False
-        keep.append(line)
-        continue
-    if LOCATED.search(line) or VERDICT.match(line) or VALGRIND.search(line):
-        keep.append(line.strip())
-last = next((l for l in reversed(lines) if l.strip()), "")
-if sum(c.isalnum() for c in last) >= 3:
-    keep.append(last.strip())
+        if line.startswith("Traceback (most recent call last):"):
+            in_trace = True
+            continue
+        if in_trace:
+            # Frames and their code are indented; the exception is the first line that is not.
+            if not r or r.startswith((" ", "\t")) or r.startswith("[Previous line repeated"):
+                continue
+            in_trace = False
+            keep.append(line)
+            continue
+        if keep_line(line):
+            keep.append(line)
+    j = json_keeps(text)
+    if j:
+        keep.extend(j)
+    last = next((l for l in reversed(lines) if l), "")
+    if last and len(last) <= MAX_LINE and sum(c.isalnum() for c in last) >= 3:
+        keep.append(last)
+    clean = ANSI.sub("", text)
+    seen, unique = set(), []
+    for k in keep:
+        if k and k not in seen and k in clean:
+            seen.add(k)
+            unique.append(k)
+    return unique
 
-seen, unique = set(), []
-for k in keep:
-    if k and k not in seen:
-        seen.add(k)
-        unique.append(k)
-if len(unique) > 40:
-    step = len(unique) / 40
-    unique = [unique[int(i * step)] for i in range(40)]
-sys.stdout.write("".join(k + "\n" for k in unique))
+
+if __name__ == "__main__":
+    sys.stdout.write("".join(k + "\n" for k in pick(sys.stdin.buffer.read())))
