@@ -3,11 +3,11 @@
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
+#include "core/posix_io.hpp"
 #include "core/restore.hpp"
 #include "core/stats.hpp"
 #include "core/store.hpp"
 #include "host/cli.hpp"
-#include "host/fd_io.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -149,7 +149,7 @@ int cmd_restore(const Args& args) {
             return 1;
         }
         core::log_restore(*config, "ok");
-        return write_all(STDOUT_FILENO, *data) ? 0 : 1;
+        return core::write_all(STDOUT_FILENO, *data) ? 0 : 1;
     }
 
     auto result = core::restore(*store, q);
@@ -159,10 +159,10 @@ int cmd_restore(const Args& args) {
         return 1;
     }
     core::log_restore(*config, "ok");
-    const bool ok = write_all(STDOUT_FILENO, result->text);
+    const bool ok = core::write_all(STDOUT_FILENO, result->text);
     std::string note = core::restore_note(q, *result);
     if (!note.empty() && note.back() != '\n') note += '\n';
-    write_all(STDERR_FILENO, note);
+    core::write_all(STDERR_FILENO, note);
     return ok ? 0 : 1;
 }
 
