@@ -1,5 +1,7 @@
 #include "core/stats.hpp"
 
+#include "core/posix_io.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -23,40 +25,34 @@ std::string log_path(const Config& config) {
     return resolve_store_dir(config) + "/" + std::string(k_log_name);
 }
 
-// mkdir -p with 0700 for whatever is missing; existing directories are left as they are.
-void make_dirs(const std::string& dir) {
-    if (dir.empty()) return;
-    struct stat st {};
-    if (::stat(dir.c_str(), &st) == 0) return;
-    auto slash = dir.find_last_of('/');
-    if (slash != std::string::npos && slash > 0) make_dirs(dir.substr(0, slash));
-    ::mkdir(dir.c_str(), 0700);
-}
-
 void append_line(const Config& config, const std::string& line) {
-    std::string path = log_path(config);
-    make_dirs(resolve_store_dir(config));
+    // The store directory, created and checked as the store does (core/posix_io.hpp): a symlinked
+    // or foreign directory gets no log.
+    auto dir = make_private_dir(resolve_store_dir(config));
+    if (!dir) return;
+    const int dfd = dir->get();
+    const std::string name(k_log_name);
 
-    // lstat, not stat: a symlink planted at the log's name is never renamed or followed.
+    // AT_SYMLINK_NOFOLLOW: a symlink planted at the log's name is never renamed or followed.
     struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+    if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
         static_cast<std::uint64_t>(st.st_size) >= config.stats_max_bytes)
-        ::rename(path.c_str(), (path + ".1").c_str());
+        ::renameat(dfd, name.c_str(), dfd, (name + ".1").c_str());
 
     // O_NONBLOCK: a FIFO planted at the name must not hang the call; a second hard link means
     // the name was pointed at some other file, which must not grow.
-    int fd = ::open(path.c_str(),
-                    O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
-    if (fd < 0) return;
+    UniqueFd fd(::openat(dfd, name.c_str(),
+                         O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
+                         0600));
+    if (!fd.ok()) return;
     struct stat opened {};
-    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_nlink == 1) {
+    if (::fstat(fd.get(), &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_nlink == 1) {
         // One write: O_APPEND keeps concurrent writers' lines whole.
         ssize_t n;
         do {
-            n = ::write(fd, line.data(), line.size());
+            n = ::write(fd.get(), line.data(), line.size());
         } while (n < 0 && errno == EINTR);
     }
-    ::close(fd);
 }
 
 std::string to_line(const nlohmann::ordered_json& record) {
@@ -66,21 +62,12 @@ std::string to_line(const nlohmann::ordered_json& record) {
 
 // Bounded, O_NOFOLLOW read of one log file; empty when missing or not a regular file.
 std::string read_log(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return {};
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    if (!fd.ok()) return {};
     std::string text;
     struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        char buf[65536];
-        while (text.size() < k_max_report_read) {
-            std::size_t want = std::min(sizeof buf, k_max_report_read - text.size());
-            ssize_t n = ::read(fd, buf, want);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            text.append(buf, static_cast<std::size_t>(n));
-        }
-    }
-    ::close(fd);
+    if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode))
+        read_bounded(fd.get(), k_max_report_read, text);
     return text;
 }
 

@@ -1,7 +1,36 @@
 #pragma once
-// The local store of originals. Rules (see docs/store.md): a private 0700 directory owned by the
-// user, 0600 files created O_CREAT|O_EXCL|O_NOFOLLOW through a temp file and rename, ids that are
-// a keyed BLAKE2b hash of the content under a per-store secret key, bounded quotas and a TTL.
+// The local store of originals: each view's elided bytes, kept so a marker can be redeemed.
+//
+// Its rules, each kept by one file:
+// - Permissions (core/posix_io.cpp, core/store_dir.cpp). The directory is the user's own and
+//   0700: created so with each missing parent, an existing one lstat'ed and opened
+//   O_DIRECTORY|O_NOFOLLOW, refused (`unsafe`) when it is a symlink, not a directory, another
+//   user's or swapped while being opened; a drifted mode is tightened. Every later operation is
+//   relative to that descriptor (openat, renameat, unlinkat, fstatat(AT_SYMLINK_NOFOLLOW)).
+// - O_NOFOLLOW everywhere. No file in the store is opened through a link; a link planted at the
+//   stamp or the ledger is removed and the file made afresh.
+// - O_EXCL. Every file is born 0600 under a temp name with a random suffix, O_CREAT|O_EXCL, then
+//   renamed into place: nothing is ever written through an existing name, and a collision (a
+//   planted name) is retried with another suffix. The key is linked into place so two first opens
+//   agree on it (core/store_entry.cpp).
+// - Validated ids. An id is "su_" + 32 hex digits of a keyed BLAKE2b-128 of the content under a
+//   per-store secret; valid_id is checked before any path is built from one, and whole reads
+//   check the content against it (core/store_format.cpp, core/store_entry.cpp).
+// - Data before id. `<id>.data`, then `<id>.meta`, and only then is the id returned; a failed
+//   metadata write removes the data. Streamed entries (StoreWriter, core/store_writer.cpp) are
+//   invisible until commit.
+// - Bounded reads. Metadata at most 4 KiB, the ledger at most 64 KiB, `read` only the asked range,
+//   `read_all` at most the per-entry quota.
+// - What a sweep may delete (core/store_sweep.cpp): `tmp.*` files older than a minute (a dead
+//   writer's) or not regular, data without metadata older than a minute, metadata without data,
+//   anything not a regular file at an entry's name (planted), corrupt or expired entries, then the
+//   oldest entries until the count and byte quotas hold. Nothing else in the directory: not the
+//   key, the stamp, the ledger, the stats log or ns/.
+// - The ledger. `sweep.ledger` holds the bytes the last sweep left, then one line per put since
+//   (O_APPEND); a put checks the byte quota from it without a stat per entry. Missing, garbled or
+//   oversized, it makes the put sweep, which restarts it. A put also sweeps every 128 writes of a
+//   process and when `sweep.stamp` is over ten minutes old.
+// docs/store.md has the same rules with their reasons.
 
 #include <cstdint>
 #include <expected>
@@ -12,6 +41,14 @@
 
 namespace sutra::core {
 
+/// Seams for tests, so none has to reach into the store's internals. Never set outside tests.
+struct StoreTestHooks {
+    /// Supplies temp-file suffixes, so a test can plant a file at the exact temp path a put uses.
+    std::function<std::string()> temp_suffix;
+    /// False: only a quota or the stamp's age makes a put sweep, not the every-128-writes rule.
+    bool sweep_every_128_writes = true;
+};
+
 struct StoreOptions {
     std::string dir; ///< the store directory (created 0700 if missing)
     std::uint64_t max_entry_bytes = 32ull << 20;
@@ -21,6 +58,7 @@ struct StoreOptions {
     bool fsync = false; ///< fsync each entry: survives power loss, costs ~10-20 ms a write
     /// Seconds since the epoch; tests replace it to move time.
     std::function<std::int64_t()> clock;
+    StoreTestHooks test; ///< empty outside tests
 };
 
 enum class StoreErrc {

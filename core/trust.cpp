@@ -1,5 +1,7 @@
 #include "core/trust.hpp"
 
+#include "core/posix_io.hpp"
+
 #include <fmt/format.h>
 #include <sodium.h>
 
@@ -8,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,25 +24,6 @@ constexpr const char* k_hash_prefix = "sha256:";
 std::string env_value(const std::map<std::string, std::string>& env, const std::string& name) {
     auto it = env.find(name);
     return it == env.end() ? std::string{} : it->second;
-}
-
-// $HOME, else the password database (hooks may run with a scrubbed environment).
-std::string home_of(const std::map<std::string, std::string>& env) {
-    std::string home = env_value(env, "HOME");
-    if (!home.empty()) return home;
-    long size = sysconf(_SC_GETPW_R_SIZE_MAX);
-    std::string buf(size > 0 ? static_cast<std::size_t>(size) : 16384, '\0');
-    passwd pw{};
-    passwd* result = nullptr;
-    if (getpwuid_r(getuid(), &pw, buf.data(), buf.size(), &result) == 0 && result != nullptr &&
-        result->pw_dir != nullptr)
-        return result->pw_dir;
-    return {};
-}
-
-bool sodium_ready() {
-    static const bool ready = sodium_init() >= 0;
-    return ready;
 }
 
 std::string sha256_hex(const std::string& text) {
@@ -85,15 +67,10 @@ std::expected<std::string, std::string> read_private(const std::string& path, st
         error = fmt::format("writable by group or others (mode {:o})", st.st_mode & 07777);
     else if (static_cast<std::uint64_t>(st.st_size) > limit)
         error = fmt::format("larger than {} bytes", limit);
-    while (error.empty()) {
-        char buf[16384];
-        const ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) error = fmt::format("cannot read: {}", std::strerror(errno));
-        if (n <= 0) break;
-        text.append(buf, static_cast<std::size_t>(n));
-        if (text.size() > limit) error = fmt::format("larger than {} bytes", limit);
-    }
+    if (error.empty() && !read_bounded(fd, limit + 1, text))
+        error = fmt::format("cannot read: {}", std::strerror(errno));
+    else if (error.empty() && text.size() > limit)
+        error = fmt::format("larger than {} bytes", limit);
     ::close(fd);
     if (!error.empty()) return std::unexpected(error);
     return text;
@@ -144,7 +121,7 @@ ProjectRules inspect_project_file(const std::string& path) {
 std::string trust_file_path(const std::map<std::string, std::string>& env) {
     const std::string xdg = env_value(env, "XDG_CONFIG_HOME");
     if (!xdg.empty() && xdg.front() == '/') return xdg + "/sutra/trusted-projects";
-    const std::string home = home_of(env);
+    const std::string home = home_dir(env_value(env, "HOME"));
     if (home.empty()) return {};
     return home + "/.config/sutra/trusted-projects";
 }
@@ -186,32 +163,13 @@ std::expected<void, std::string> write_trusts(const std::string& trust_file,
         text += e.hash + " " + e.path + "\n";
     }
     // The folder (and its missing parents) 0700, like the store.
-    const std::string dir = parent_of(trust_file);
-    for (std::size_t pos = 1; pos != std::string::npos;) {
-        pos = dir.find('/', pos + 1);
-        const std::string prefix = dir.substr(0, pos);
-        if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST)
-            return std::unexpected(
-                fmt::format("cannot create {}: {}", prefix, std::strerror(errno)));
-    }
+    if (auto made = make_dirs(parent_of(trust_file)); !made) return std::unexpected(made.error());
     if (!sodium_ready()) return std::unexpected("libsodium failed to initialise");
-    unsigned char raw[8];
-    randombytes_buf(raw, sizeof raw);
-    char hex[2 * sizeof raw + 1];
-    sodium_bin2hex(hex, sizeof hex, raw, sizeof raw);
-    const std::string tmp = trust_file + ".tmp." + hex;
+    const std::string tmp = trust_file + ".tmp." + random_hex(8);
     const int fd = ::open(tmp.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return std::unexpected(fmt::format("cannot create {}: {}", tmp, std::strerror(errno)));
-    std::string_view rest = text;
-    bool ok = true;
-    while (ok && !rest.empty()) {
-        const ssize_t n = ::write(fd, rest.data(), rest.size());
-        if (n < 0 && errno == EINTR) continue;
-        ok = n > 0;
-        if (ok) rest.remove_prefix(static_cast<std::size_t>(n));
-    }
-    ok = ok && ::fsync(fd) == 0;
+    bool ok = write_all(fd, text) && ::fsync(fd) == 0;
     const int saved = errno;
     ok = ::close(fd) == 0 && ok;
     if (!ok || ::rename(tmp.c_str(), trust_file.c_str()) != 0) {
@@ -224,7 +182,7 @@ std::expected<void, std::string> write_trusts(const std::string& trust_file,
 
 ProjectRules resolve_project_rules(const std::string& cwd,
                                    const std::map<std::string, std::string>& env) {
-    const std::string found = find_project_file(cwd, home_of(env));
+    const std::string found = find_project_file(cwd, home_dir(env_value(env, "HOME")));
     if (found.empty()) return {};
     ProjectRules rules = inspect_project_file(found);
     if (rules.state == ProjectState::refused) return rules;

@@ -2,8 +2,8 @@
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
+#include "core/posix_io.hpp"
 #include "host/cli.hpp"
-#include "host/fd_io.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -42,7 +42,7 @@ bool copy_rest(int in, int out) {
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return false;
         if (n == 0) return true;
-        if (!write_all(out, std::string_view(buf, static_cast<std::size_t>(n)))) return false;
+        if (!core::write_all(out, std::string_view(buf, static_cast<std::size_t>(n)))) return false;
     }
 }
 
@@ -139,7 +139,7 @@ int cmd_compress(const Args& args) {
     }
     if (more) {
         // Too large to process: the original passes through, streamed, never held whole.
-        const bool ok = write_all(STDOUT_FILENO, input) && copy_rest(fd, STDOUT_FILENO);
+        const bool ok = core::write_all(STDOUT_FILENO, input) && copy_rest(fd, STDOUT_FILENO);
         if (fd != STDIN_FILENO) ::close(fd);
         return ok ? 0 : 1;
     }
@@ -148,7 +148,7 @@ int cmd_compress(const Args& args) {
     req.output = input;
     const core::Response r = core::compress(req, *config);
     const std::string_view view = core::view_of(r, input);
-    if (!json) return write_all(STDOUT_FILENO, view) ? 0 : 1;
+    if (!json) return core::write_all(STDOUT_FILENO, view) ? 0 : 1;
 
     nlohmann::json out;
     out["view"] = std::string(view);
@@ -173,7 +173,7 @@ int cmd_compress(const Args& args) {
     // JSON cannot carry invalid UTF-8; such bytes are replaced in this form only.
     const std::string text =
         out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    return write_all(STDOUT_FILENO, text) ? 0 : 1;
+    return core::write_all(STDOUT_FILENO, text) ? 0 : 1;
 }
 
 OptionRead read_view_option(const Args& args,

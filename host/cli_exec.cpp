@@ -2,9 +2,9 @@
 // status through. The work is in host/exec_run.cpp; this file reads options and prints.
 
 #include "core/config.hpp"
+#include "core/posix_io.hpp"
 #include "host/cli.hpp"
 #include "host/exec_run.hpp"
-#include "host/fd_io.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -153,7 +153,9 @@ int cmd_exec(const Args& args) {
     for (auto& k : keeps) config->keep_patterns.push_back(std::move(k));
     if (max_view) config->max_view_bytes = std::min(config->max_view_bytes, *max_view);
     if (!json)
-        spec.raw_sink = [](std::string_view bytes) { return write_all(STDOUT_FILENO, bytes); };
+        spec.raw_sink = [](std::string_view bytes) {
+            return core::write_all(STDOUT_FILENO, bytes);
+        };
 
     const ExecResult r = run_exec(spec, *config);
     if (!r.spawned) {
@@ -162,9 +164,9 @@ int cmd_exec(const Args& args) {
     }
     if (!r.note.empty()) std::fprintf(stderr, "sutra: note: %s\n", r.note.c_str());
     if (json) {
-        write_all(STDOUT_FILENO, json_text(r));
+        core::write_all(STDOUT_FILENO, json_text(r));
     } else if (!r.passed_raw) {
-        write_all(STDOUT_FILENO, r.view);
+        core::write_all(STDOUT_FILENO, r.view);
     } else if (spec.status_line) {
         const std::string line = status_line(r.exit_code, r.signal);
         if (!line.empty()) std::fprintf(stderr, "sutra: %s\n", line.c_str());

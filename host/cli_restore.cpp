@@ -3,9 +3,9 @@
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
+#include "core/posix_io.hpp"
 #include "core/restore.hpp"
 #include "host/cli.hpp"
-#include "host/fd_io.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -132,8 +132,8 @@ int cmd_restore(const Args& args) {
                         : response.error().message);
         return 1;
     }
-    const bool ok = write_all(STDOUT_FILENO, response->result.text);
-    if (!response->note.empty()) write_all(STDERR_FILENO, response->note);
+    const bool ok = core::write_all(STDOUT_FILENO, response->result.text);
+    if (!response->note.empty()) core::write_all(STDERR_FILENO, response->note);
     return ok ? 0 : 1;
 }
 

@@ -4,8 +4,8 @@
 // and the stateless 2026-07-28 style (`server/discover`, the version in each request's _meta).
 
 #include "core/compress.hpp"
+#include "core/posix_io.hpp"
 #include "host/cli.hpp"
-#include "host/fd_io.hpp"
 #include "host/mcp_tools.hpp"
 
 #include <algorithm>
@@ -68,7 +68,7 @@ std::unexpected<RpcError> rpc_error(int code, std::string message, Json data = n
 
 void diagnose(const std::string& message) {
     const std::string line = "sutra mcp: " + message + "\n";
-    write_all(STDERR_FILENO, line);
+    core::write_all(STDERR_FILENO, line);
 }
 
 bool is_legacy(std::string_view v) {
@@ -145,7 +145,7 @@ private:
         // Everything we emit is valid UTF-8 already; `replace` keeps a slip from throwing.
         std::string text = message.dump(-1, ' ', false, Json::error_handler_t::replace);
         text += '\n';
-        m_ok = write_all(STDOUT_FILENO, text);
+        m_ok = core::write_all(STDOUT_FILENO, text);
     }
 
     void send_error(const Json& id, const RpcError& error) {

@@ -3,7 +3,7 @@
 // 0 and prints nothing on any error (fail open: the host keeps its original result); with
 // SUTRA_DEBUG set, the reason goes to stderr.
 
-#include "host/fd_io.hpp"
+#include "core/posix_io.hpp"
 #include "host/hook_dispatch.hpp"
 #include "host/plugin_registry.hpp"
 
@@ -85,7 +85,7 @@ int run_adapter(const std::string& name) {
         return 0;
     }
     ::alarm(0); // the answer is ready: a slow reader must not cut it short
-    sutra::host::write_all(STDOUT_FILENO, out);
+    sutra::core::write_all(STDOUT_FILENO, out);
     return 0;
 }
 

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -15,12 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
-
-namespace sutra::core::detail {
-// Test seams defined in core/store.cpp.
-extern std::string (*g_test_temp_suffix)();
-extern std::atomic<unsigned> g_store_writes;
-} // namespace sutra::core::detail
 
 namespace {
 
@@ -342,11 +335,11 @@ TEST(StoreSymlinksTemp, PlantedTempLinkIsNotFollowed) {
     const std::string victim = tmp / "victim";
     spit(victim, "precious");
     // Every temp name the put can pick is planted: it must fail rather than write through.
-    sutra::core::detail::g_test_temp_suffix = [] { return std::string("0123456789abcdef"); };
+    auto hooked = options_for(dir);
+    hooked.test.temp_suffix = [] { return std::string("0123456789abcdef"); };
     const std::string planted = dir + "/tmp." + id + ".0123456789abcdef";
     ASSERT_EQ(::symlink(victim.c_str(), planted.c_str()), 0);
-    auto put = store.put(content);
-    sutra::core::detail::g_test_temp_suffix = nullptr;
+    auto put = open_ok(hooked).put(content);
 
     EXPECT_EQ(slurp(victim), "precious");
     ASSERT_FALSE(put);
@@ -470,11 +463,11 @@ TEST(StoreLifetime, ExpiresWithTheClockAndRePutRefreshes) {
 
 TEST(StoreQuota, EvictsOldestBeyondMaxEntries) {
     TempDir tmp;
-    // Only the quota check may trigger a sweep here, not the every-128-writes rule.
-    sutra::core::detail::g_store_writes = 1;
     const std::string dir = tmp / "store";
     FakeClock clock;
     auto o = options_for(dir);
+    // Only the quota check may trigger a sweep here, not the every-128-writes rule.
+    o.test.sweep_every_128_writes = false;
     o.max_entries = 5;
     o.clock = clock.fn();
     Store store = open_ok(o);
@@ -500,11 +493,11 @@ TEST(StoreQuota, EvictsOldestBeyondMaxEntries) {
 
 TEST(StoreQuota, EvictsOldestBeyondMaxTotalBytes) {
     TempDir tmp;
-    // Only the quota check may trigger a sweep here, not the every-128-writes rule.
-    sutra::core::detail::g_store_writes = 1;
     const std::string dir = tmp / "store";
     FakeClock clock;
     auto o = options_for(dir);
+    // Only the quota check may trigger a sweep here, not the every-128-writes rule.
+    o.test.sweep_every_128_writes = false;
     o.max_total_bytes = 1000;
     o.clock = clock.fn();
     Store store = open_ok(o);
@@ -525,10 +518,10 @@ TEST(StoreQuota, EvictsOldestBeyondMaxTotalBytes) {
 // ledger that is missing, garbled or oversized makes the next put sweep and restart it.
 TEST(StoreQuota, TheByteLedgerCountsPutsAndAGarbledOneSweeps) {
     TempDir tmp;
-    sutra::core::detail::g_store_writes = 1; // keep the every-128-writes sweep out of the way
     const std::string dir = tmp / "store";
     FakeClock clock;
     auto o = options_for(dir);
+    o.test.sweep_every_128_writes = false; // keep the every-128-writes sweep out of the way
     o.max_total_bytes = 1000;
     o.clock = clock.fn();
     Store store = open_ok(o);
@@ -557,11 +550,11 @@ TEST(StoreQuota, TheByteLedgerCountsPutsAndAGarbledOneSweeps) {
 
 TEST(StoreQuota, RePutMakesAnEntryNewest) {
     TempDir tmp;
-    // Only the quota check may trigger a sweep here, not the every-128-writes rule.
-    sutra::core::detail::g_store_writes = 1;
     const std::string dir = tmp / "store";
     FakeClock clock;
     auto o = options_for(dir);
+    // Only the quota check may trigger a sweep here, not the every-128-writes rule.
+    o.test.sweep_every_128_writes = false;
     o.max_entries = 2;
     o.clock = clock.fn();
     Store store = open_ok(o);
@@ -646,9 +639,9 @@ TEST(StoreSweep, RunsFromPutWhenTheStampIsOld) {
     auto o = options_for(dir);
     o.clock = clock.fn();
     o.ttl_seconds = 100;
+    o.test.sweep_every_128_writes = false; // keep the every-128-writes sweep out of the way
     Store store = open_ok(o);
-    sutra::core::detail::g_store_writes = 1; // keep the every-128-writes sweep out of the way
-    auto first = store.put("first");         // no stamp yet: sweeps and stamps
+    auto first = store.put("first"); // no stamp yet: sweeps and stamps
     ASSERT_TRUE(first);
     EXPECT_TRUE(present(dir + "/sweep.stamp"));
     *clock.t += 200; // `first` expired on disk, but the stamp is only 200 s old

@@ -22,10 +22,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace sutra::core::detail {
-extern std::string (*g_test_temp_suffix)();
-} // namespace sutra::core::detail
-
 namespace sutra::host {
 namespace {
 
@@ -88,12 +84,14 @@ TEST(AttackStore, HardlinksPlantedAtEntryNamesAreReplacedNotWrittenThrough) {
     }
     // A hard link at the exact temp name: O_EXCL refuses it, the victim is untouched.
     write_file(victim, "precious");
-    core::detail::g_test_temp_suffix = [] { return std::string("00000000000000aa"); };
+    auto hooked = store_in(dir);
+    hooked.test.temp_suffix = [] { return std::string("00000000000000aa"); };
+    auto hooked_store = core::Store::open(hooked);
+    ASSERT_TRUE(hooked_store);
     const std::string content = "temp name attack";
     const std::string temp = dir + "/tmp." + store->id_for(content) + ".00000000000000aa";
     ASSERT_EQ(::link(victim.c_str(), temp.c_str()), 0);
-    auto put = store->put(content);
-    core::detail::g_test_temp_suffix = nullptr;
+    auto put = hooked_store->put(content);
     EXPECT_FALSE(put);
     EXPECT_EQ(test::read_file(victim), "precious");
 }
