@@ -104,6 +104,24 @@ inline std::vector<Marker> parse_markers(std::string_view view, std::string_view
                 }
             }
         }
+        if (!m.has_call && !out.empty() && !out.front().id.empty()) {
+            // A later marker names only its range: the first marker's call with that range
+            // (core/marker.hpp, marker economy).
+            const auto lines = t.rfind("lines ");
+            const auto bytes = t.rfind("bytes ");
+            const bool by_lines = lines != std::string_view::npos &&
+                                  (bytes == std::string_view::npos || lines > bytes);
+            const auto at_range = by_lines ? lines : bytes;
+            if (at_range != std::string_view::npos)
+                if (auto range = parse_range(t.substr(at_range + 6))) {
+                    m.id = out.front().id;
+                    m.mode = by_lines ? core::RestoreMode::lines : core::RestoreMode::bytes;
+                    m.start = range->first;
+                    m.end = range->second;
+                    m.has_call = true;
+                    if (!by_lines) m.named_bytes = range;
+                }
+        }
         out.push_back(std::move(m));
     }
     return out;

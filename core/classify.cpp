@@ -79,6 +79,12 @@ constexpr KeyWord k_builtin[] = {
     {"timed out", Level::critical},
     {"refused", Level::critical},
     {"exceeded", Level::critical},
+    // Verdicts that name no failure but close a run: a process's exit, a build's configure
+    // step, a package manager's summary.
+    {"exited with", Level::critical},
+    {"build files have been written", Level::critical},
+    {"newly installed", Level::critical},
+    {"fetched ", Level::critical},
     {"\xe2\x97\x8f ", Level::critical}, // "● "
     {"\xe2\x9c\x95", Level::critical},  // "✕"
     {"warn", Level::notable},
@@ -131,7 +137,7 @@ KeyMatcher::KeyMatcher(const std::vector<std::string>& extra)
         if (e.size() < 2) continue; // a one-letter pattern would keep every line
         std::string lower;
         for (char c : e) lower += static_cast<char>(k_lower[static_cast<unsigned char>(c)]);
-        m_words.push_back({lower, Level::critical});
+        m_words.push_back({lower, Level::critical, false});
     }
     for (const auto& w : m_words)
         if (w.text.size() < 3) m_stride = 1; // a two-byte word may start at any offset
@@ -168,6 +174,62 @@ KeyMatcher::KeyMatcher(const std::vector<std::string>& extra)
     }
 }
 
+namespace {
+
+bool separates(unsigned char c) {
+    switch (c) {
+    case ' ':
+    case '\t':
+    case '"':
+    case '\'':
+    case '`':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case ',':
+    case ';':
+    case '<':
+    case '>':
+    case '|':
+    case '\n':
+    case '\r':
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool is_letter(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+} // namespace
+
+// A key word inside a flag, a path or an identifier names no failure (`-Wno-error=x`, `-Werror`,
+// `--fail-fast`, `src/error/`, `include/errors.h`, `on_error`, `error_code`): the token around
+// it (up to blanks, quotes, brackets and commas) starts with a dash, holds a slash, or joins the
+// word to another with an underscore, or the word (with its trailing letters) is a file's stem.
+bool KeyMatcher::inside_name(const unsigned char* s,
+                             std::size_t n,
+                             std::size_t p,
+                             std::size_t len) {
+    std::size_t a = p;
+    while (a > 0 && !separates(s[a - 1])) --a;
+    std::size_t b = p + len;
+    while (b < n && !separates(s[b])) ++b;
+    if (s[a] == '-' && a + 1 < b && (is_letter(s[a + 1]) || s[a + 1] == '-')) return true;
+    for (std::size_t i = a; i < b; ++i)
+        if (s[i] == '/') return true;
+    if (p > a && s[p - 1] == '_') return true;
+    std::size_t e = p + len;
+    while (e < b && is_letter(s[e])) ++e;
+    if (e < b && s[e] == '_') return true;
+    return e + 1 < b && s[e] == '.' && is_letter(s[e + 1]);
+}
+
 Level KeyMatcher::match_at(const unsigned char* s, std::size_t n, std::size_t p, Level best) const {
     const std::uint16_t bucket = m_bucket_of[prefix_of(s[p], s[p + 1])];
     if (!bucket) return best;
@@ -181,7 +243,7 @@ Level KeyMatcher::match_at(const unsigned char* s, std::size_t n, std::size_t p,
                 break;
             }
         }
-        if (match) best = w.level;
+        if (match && !(w.builtin && inside_name(s, n, p, w.text.size()))) best = w.level;
     }
     return best;
 }

@@ -40,12 +40,15 @@ private:
     struct Word {
         std::string text; ///< lower-case
         Level level;
+        bool builtin = true; ///< built-in words do not count inside a flag, path or identifier
     };
     /// The words starting at line[p] (p + 1 < line.size()) that can beat `best`, best first.
     Level match_at(const unsigned char* s, std::size_t n, std::size_t p, Level best) const;
     /// Stride 2: the words starting at q, or at q - 1, that the flags of the pair at q allow.
     Level match_pair(
         const unsigned char* s, std::size_t n, std::size_t q, std::uint8_t flags, Level best) const;
+    /// Whether the word of `len` bytes at p sits inside a flag, a path or an identifier.
+    static bool inside_name(const unsigned char* s, std::size_t n, std::size_t p, std::size_t len);
     /// Whether the three bytes at p may open a word (stride 2 only).
     bool may_open(const unsigned char* p) const;
 

@@ -97,6 +97,39 @@ std::string marker_text(const Elision& e, const MarkerContext& c) {
     return fmt::format("[sutra: {} ({}); {}; {}]", what(e), to_string(e.reason), where, tail);
 }
 
+std::string short_marker_text(const Elision& e, const MarkerContext& c) {
+    if (!c.id && c.store_disabled) return marker_text(e, c);
+    const std::string range = by_lines(e) ? fmt::format("lines {}-{}", e.first_line, e.last_line)
+                                          : fmt::format("bytes {}-{}", e.begin, e.end);
+    if (e.reason == Reason::large_output) return fmt::format("[sutra: {}]", range);
+    if (e.reason == Reason::similar_lines)
+        return fmt::format("[sutra: {} similar lines, {}]", e.last_line - e.first_line + 1, range);
+    return fmt::format("[sutra: {}, {}]", what(e), range);
+}
+
+namespace {
+
+std::string with_later_note(std::string full) {
+    if (!full.empty() && full.back() == ']') full.insert(full.size() - 1, k_later_markers_note);
+    return full;
+}
+
+} // namespace
+
+std::vector<std::string> text_marker_texts(const std::vector<Elision>& elisions,
+                                           const MarkerContext& context) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < elisions.size(); ++i) {
+        if (i > 0)
+            out.push_back(short_marker_text(elisions[i], context));
+        else if (elisions.size() > 1 && (context.id || !context.store_disabled))
+            out.push_back(with_later_note(marker_text(elisions[i], context)));
+        else
+            out.push_back(marker_text(elisions[i], context));
+    }
+    return out;
+}
+
 std::string cleanup_note(const MarkerContext& c, std::string_view what) {
     const std::string id = c.id.value_or(k_placeholder_id);
     if (!c.id && c.store_disabled)
@@ -129,9 +162,15 @@ std::string json_escape(std::string_view text) {
 
 std::string render(const Plan& plan, const MarkerContext& context) {
     std::size_t size = 0;
-    for (const auto& p : plan.pieces) size += p.text.size() + (p.elision >= 0 ? 200 : 0);
+    std::size_t text_markers = 0;
+    for (const auto& p : plan.pieces) {
+        size += p.text.size() + (p.elision >= 0 ? 200 : 0);
+        if (p.elision >= 0 && p.json == Piece::Json::none) ++text_markers;
+    }
     std::string out;
     out.reserve(size);
+    std::size_t text_marker = 0;
+    const bool retained = context.id || !context.store_disabled;
     for (const auto& p : plan.pieces) {
         if (p.elision == k_cleanup_note) {
             out += cleanup_note(context, p.text);
@@ -142,8 +181,16 @@ std::string render(const Plan& plan, const MarkerContext& context) {
             out += p.text;
             continue;
         }
-        const std::string m =
-            marker_text(plan.elisions[static_cast<std::size_t>(p.elision)], context);
+        const Elision& e = plan.elisions[static_cast<std::size_t>(p.elision)];
+        std::string m;
+        if (p.json != Piece::Json::none)
+            m = marker_text(e, context);
+        else if (text_marker++ > 0)
+            m = short_marker_text(e, context);
+        else if (text_markers > 1 && retained)
+            m = with_later_note(marker_text(e, context));
+        else
+            m = marker_text(e, context);
         switch (p.json) {
         case Piece::Json::none:
             out += m;

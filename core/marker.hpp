@@ -45,8 +45,25 @@ struct MarkerContext {
 /// A placeholder id of the real length, for measuring a view before storing.
 inline const std::string k_placeholder_id = "su_00000000000000000000000000000000";
 
-/// One marker's text, without brackets' surroundings (no newline, no JSON escaping).
+/// One marker's text, without brackets' surroundings (no newline, no JSON escaping): what was
+/// elided, why, where, whether it is retained and the exact restore call.
 std::string marker_text(const Elision& elision, const MarkerContext& context);
+
+/// Marker economy. A text view with several markers spells the restore call once: its first
+/// marker is the full one, ending with k_later_markers_note, and every later marker names only
+/// its range (`[sutra: lines 38-41]`, `[sutra: 398 similar lines, lines 2-399]`,
+/// `[sutra: 2000 bytes of line 7 elided, bytes 100-2100]`). The restore call of a later marker
+/// is the first one's with that range: mode lines or bytes, the same id and dialect.
+/// docs/contract.md states the rule. A marker for output that is not retained stays whole.
+std::string short_marker_text(const Elision& elision, const MarkerContext& context);
+
+/// What the first of several text markers adds after its restore call.
+inline constexpr const char* k_later_markers_note =
+    "; each later marker: the same call with its range";
+
+/// The text of each text marker, in order, as render() writes them (full, then short).
+std::vector<std::string> text_marker_texts(const std::vector<Elision>& elisions,
+                                           const MarkerContext& context);
 
 /// The restore call for a range, in the route's dialect.
 std::string restore_call(const Elision& elision, const MarkerContext& context);

@@ -53,6 +53,9 @@ constexpr std::size_t k_odd_max_kept = 8;
 
 // A marker line costs about this many bytes; gaps smaller than that are cheaper to show.
 constexpr std::uint64_t k_marker_cost = 170;
+// A later marker names only its range (core/marker.hpp) and costs about this much: once the
+// view is short of room (context given up), only gaps smaller than that are shown.
+constexpr std::uint64_t k_short_marker_cost = 40;
 
 bool starts_with(std::string_view s, std::string_view p) {
     return s.substr(0, p.size()) == p;
@@ -67,6 +70,32 @@ std::uint64_t kind_of(std::string_view l) {
         while (end < l.size() && l[end] != ' ' && l[end] != '\t' && l[end] != '\n') ++end;
     }
     return shape_signature(l.substr(0, end));
+}
+
+bool is_digit_at(std::string_view l, std::size_t i) {
+    return i < l.size() && l[i] >= '0' && l[i] <= '9';
+}
+
+// A source location: NAME:12: or NAME:12:5, NAME(12,5), or "line 12".
+bool has_location(std::string_view l) {
+    for (std::size_t i = 0; i + 2 < l.size(); ++i) {
+        if ((l[i] == ':' || l[i] == '(') && i > 0 && l[i - 1] != ' ' && is_digit_at(l, i + 1)) {
+            std::size_t j = i + 1;
+            while (is_digit_at(l, j)) ++j;
+            if (j < l.size() && ((l[i] == ':' && l[j] == ':') || (l[i] == '(' && l[j] == ',')))
+                return true;
+        }
+        if (l[i] == 'l' && l.substr(i, 5) == "line " && is_digit_at(l, i + 5)) return true;
+    }
+    return false;
+}
+
+bool mentions_warning(std::string_view l) {
+    for (std::size_t i = 0; i + 4 <= l.size(); ++i)
+        if ((l[i] == 'w' || l[i] == 'W') &&
+            (l.substr(i + 1, 3) == "arn" || l.substr(i + 1, 3) == "ARN"))
+            return true;
+    return false;
 }
 
 bool is_section_header(std::string_view l) {
@@ -107,21 +136,21 @@ public:
         bool context = true;
         m_critical_room =
             m_opt.ceiling > 4 * k_marker_cost ? m_opt.ceiling - 4 * k_marker_cost : m_opt.ceiling;
-        for (int attempt = 0; attempt < 24; ++attempt) {
+        for (int attempt = 0; attempt < 64; ++attempt) {
             select(budget, context);
             Plan p = build();
             const std::uint64_t size = render(p, m_opt.measure).size();
             best = std::move(p);
             if (size <= m_opt.ceiling) break;
             if (budget > 512)
-                budget /= 2;
+                budget -= std::min(budget / 2, size - m_opt.ceiling + 1024);
             else if (m_use_folds && !m_folds.empty()) {
                 m_use_folds = false;
                 budget = m_opt.budget_bytes; // the markers were the cost, not the budget
             } else if (context)
                 context = false;
-            else
-                m_critical_room = m_critical_room * 2 / 3;
+            else // shed what overflowed, and a little more: as many critical lines as fit
+                m_critical_room -= std::min(m_critical_room / 3, size - m_opt.ceiling + 128);
         }
         return best;
     }
@@ -186,6 +215,10 @@ private:
             m_level[i] = m_keys.level(t);
             m_head[i] = static_cast<std::uint32_t>(shape_head(t));
             if (m_level[i] < Level::notable && is_section_header(t)) m_level[i] = Level::notable;
+            // A warning that names where it is (file:12:5, file(12,5), line 12) is a finding
+            // to act on, as an error is.
+            if (m_level[i] == Level::notable && has_location(t) && mentions_warning(t))
+                m_level[i] = Level::critical;
         }
         // The line that ends a Python traceback names the exception, whatever its name.
         for (std::size_t i = 0; i < m_n; ++i) {
@@ -339,22 +372,32 @@ private:
             if (m_state[i] != State::folded) critical.push_back(i);
         std::uint64_t critical_bytes = 0;
         for (std::size_t i : critical) critical_bytes += shown_size(i);
-        const std::uint64_t room = m_critical_room;
+        // The last line with text is where a run states its verdict: it always stays.
+        std::uint64_t room = m_critical_room;
+        for (std::size_t k = m_n; k > 0; --k)
+            if (!is_blank(text(k - 1))) {
+                const std::uint64_t last = keep(k - 1);
+                room = room > last ? room - last : 0;
+                break;
+            }
         if (critical_bytes > room) {
-            // Too many to show: keep them from both ends, first errors and the final ones.
-            std::uint64_t used = 0;
-            std::size_t a = 0, b = critical.size();
-            while (a < b) {
-                const std::uint64_t s = shown_size(critical[a]);
-                if (used + s > room / 2) break;
-                used += keep(critical[a++]);
+            // Too many to show: as many as fit, spread evenly over the output (the first and
+            // the last always among them), so no stretch of errors is silently all hidden.
+            const std::size_t n = critical.size();
+            auto pick = [&](std::size_t k, std::size_t count) {
+                return critical[count == 1 ? 0 : k * (n - 1) / (count - 1)];
+            };
+            std::size_t count = std::clamp<std::size_t>(
+                static_cast<std::size_t>(static_cast<double>(n) * static_cast<double>(room) /
+                                         static_cast<double>(critical_bytes)),
+                1, n);
+            for (;;) {
+                std::uint64_t used = 0;
+                for (std::size_t k = 0; k < count; ++k) used += shown_size(pick(k, count));
+                if (used <= room || count == 1) break;
+                --count;
             }
-            used = 0;
-            while (b > a) {
-                const std::uint64_t s = shown_size(critical[b - 1]);
-                if (used + s > room / 2) break;
-                used += keep(critical[--b]);
-            }
+            for (std::size_t k = 0; k < count; ++k) keep(pick(k, count));
             return;
         }
         std::uint64_t used = 0;
@@ -415,6 +458,7 @@ private:
         }
 
         // Gaps cheaper to show than to mark are shown.
+        const std::uint64_t fill = context ? k_marker_cost : k_short_marker_cost;
         for (std::size_t i = 0; i < m_n;) {
             if (m_state[i] != State::dropped) {
                 ++i;
@@ -423,8 +467,8 @@ private:
             std::size_t j = i;
             std::uint64_t gap = 0;
             for (; j < m_n && m_state[j] == State::dropped; ++j)
-                if (gap <= k_marker_cost) gap += shown_size(j); // past it, the sum is moot
-            if (gap <= k_marker_cost) {
+                if (gap <= fill) gap += shown_size(j); // past it, the sum is moot
+            if (gap <= fill) {
                 // Keep only when the neighbours are not folds, which would merge with the gap.
                 for (std::size_t t = i; t < j; ++t) m_state[t] = State::kept;
             }

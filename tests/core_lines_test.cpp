@@ -1,3 +1,7 @@
+#include "core/classify.hpp"
+#include "core/lines.hpp"
+#include "core/utf8.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -5,10 +9,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#include "core/classify.hpp"
-#include "core/lines.hpp"
-#include "core/utf8.hpp"
 
 namespace sutra::core {
 namespace {
@@ -69,14 +69,37 @@ TEST(Classify, SignaturesIgnoreNumbersHashesAndPaths) {
     EXPECT_NE(shape_signature("alpha"), shape_signature("beta"));
 }
 
+// Whether the occurrence of a built-in word at p is part of a flag, a path or an identifier,
+// the slow way: cut the token out and look at it.
+bool reference_inside_name(const std::string& s, std::size_t p, std::size_t len) {
+    const std::string seps = std::string(" \t\"'`()[]{},;<>|\n\r");
+    const std::size_t before = p == 0 ? std::string::npos : s.find_last_of(seps, p - 1);
+    const std::size_t a = before == std::string::npos ? 0 : before + 1;
+    const std::size_t after = s.find_first_of(seps, p + len);
+    const std::string token = s.substr(a, (after == std::string::npos ? s.size() : after) - a);
+    const std::size_t at = p - a;
+    auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    if (token.size() > 1 && token[0] == '-' && (letter(token[1]) || token[1] == '-')) return true;
+    if (token.find('/') != std::string::npos) return true;
+    if (at > 0 && token[at - 1] == '_') return true;
+    std::size_t e = at + len;
+    while (e < token.size() && letter(token[e])) ++e;
+    if (e < token.size() && token[e] == '_') return true;
+    return e + 1 < token.size() && token[e] == '.' && letter(token[e + 1]);
+}
+
 // What level() must return, written the slow and obvious way.
 Level reference_level(std::string_view line, const std::vector<std::string>& extra) {
     std::string lower(line);
     for (char& c : lower)
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
     Level best = Level::none;
-    for (const KeyWord& w : builtin_key_words())
-        if (lower.find(w.text) != std::string::npos) best = std::max(best, w.level);
+    for (const KeyWord& w : builtin_key_words()) {
+        const std::string word(w.text);
+        for (std::size_t at = lower.find(word); at != std::string::npos;
+             at = lower.find(word, at + 1))
+            if (!reference_inside_name(lower, at, word.size())) best = std::max(best, w.level);
+    }
     for (std::string e : extra) {
         if (e.size() < 2) continue;
         for (char& c : e)
@@ -171,10 +194,16 @@ std::string reference_shape(std::string_view line) {
 
 TEST(Classify, EqualSignaturesMeanEqualShapesOverRandomLines) {
     std::mt19937 rng(11);
-    const std::vector<std::string> templates = {
-        "GET /api/items/# 200 #ms", "worker # handled job #", "step # done",
-        "commit #", "[#%] Building CXX object src/unit#.cpp.o", "cache hit ratio #.#",
-        "Downloading pkg-# (# kB)", "abc # def", "deadbeef #", "  #  spaced\tout  #"};
+    const std::vector<std::string> templates = {"GET /api/items/# 200 #ms",
+                                                "worker # handled job #",
+                                                "step # done",
+                                                "commit #",
+                                                "[#%] Building CXX object src/unit#.cpp.o",
+                                                "cache hit ratio #.#",
+                                                "Downloading pkg-# (# kB)",
+                                                "abc # def",
+                                                "deadbeef #",
+                                                "  #  spaced\tout  #"};
     auto fill = [&](const std::string& t) {
         std::string out;
         for (char c : t) {
@@ -183,14 +212,20 @@ TEST(Classify, EqualSignaturesMeanEqualShapesOverRandomLines) {
                 continue;
             }
             switch (rng() % 4) {
-            case 0: out += std::to_string(rng() % 1000); break;
-            case 1: out += std::to_string(rng()); break;
+            case 0:
+                out += std::to_string(rng() % 1000);
+                break;
+            case 1:
+                out += std::to_string(rng());
+                break;
             case 2: { // a hex id, sometimes too short or without a digit
                 const char* h = "0123456789abcdef";
                 for (unsigned n = 3 + rng() % 10; n > 0; --n) out += h[rng() % 16];
                 break;
             }
-            default: out += "x/y" + std::to_string(rng() % 9); break;
+            default:
+                out += "x/y" + std::to_string(rng() % 9);
+                break;
             }
         }
         return out;
@@ -221,9 +256,9 @@ TEST(Classify, LocationsAndContinuations) {
 TEST(Utf8, ValidationAndBoundaries) {
     EXPECT_TRUE(valid_utf8("héllo 日本 👍"));
     EXPECT_FALSE(valid_utf8("\xc3"));
-    EXPECT_FALSE(valid_utf8("\xed\xa0\x80"));     // surrogate
-    EXPECT_FALSE(valid_utf8("\xc0\xaf"));         // overlong
-    const std::string s = "a日b";                 // 日 is 3 bytes at 1..3
+    EXPECT_FALSE(valid_utf8("\xed\xa0\x80")); // surrogate
+    EXPECT_FALSE(valid_utf8("\xc0\xaf"));     // overlong
+    const std::string s = "a日b";             // 日 is 3 bytes at 1..3
     EXPECT_EQ(utf8_floor(s, 2), 1u);
     EXPECT_EQ(utf8_ceil(s, 2), 4u);
     EXPECT_EQ(utf8_floor(s, 99), s.size());
