@@ -669,6 +669,9 @@ private:
         // The top level keeps every key, so the view's outline stays the original's, unless
         // nothing else brings the view under the ceiling.
         if (f.object && (!limits_.objects || (f.node == 0 && !limits_.top))) return;
+        // An error entry is shown whole: a key word never starts at its brace, so a hit there
+        // is one (find_key_hits).
+        if (f.object && std::binary_search(hits_.begin(), hits_.end(), n.begin)) return;
         const std::uint64_t first = limits_.head;
         const std::uint64_t last = count - limits_.tail - 1;
         // An item, or a member from its key to the end of its value: its span and the node
@@ -690,7 +693,7 @@ private:
                 child = item.next;
             }
         }
-        const bool capped = keys > limits_.key_cap;
+        KeyRuns runs(keys, limits_.key_cap);
         std::uint32_t child = f.child;
         std::uint64_t seen = 0;  // key items of the middle so far
         std::optional<Gap> open; // the gap being extended
@@ -708,10 +711,7 @@ private:
                 const bool key = !hits_.empty() && holds_key(item.begin, item.end);
                 bool kept = key;
                 if (key) {
-                    // Under the cap, the j-th of `keys` stays when j * cap / keys steps up.
-                    if (capped)
-                        kept = (seen + 1) * limits_.key_cap / keys > seen * limits_.key_cap / keys;
-                    ++seen;
+                    kept = runs.keeps(seen++);
                 }
                 if (kept) {
                     close(child);
@@ -743,6 +743,30 @@ private:
             return g.marker_size + extra >= g.elision.end - g.elision.begin;
         });
     }
+
+    // Under a cap, which of a container's `keys` key items stay: `cap` of them in runs of up to
+    // k_key_run, the runs spread evenly over the keys (a run costs one marker after it, so runs
+    // of a few keep more of them within the ceiling than single items would).
+    class KeyRuns {
+    public:
+        KeyRuns(std::uint64_t keys, std::uint64_t cap)
+            : keys_(keys), cap_(cap),
+              runs_(keys > cap ? std::max<std::uint64_t>(1, (cap + k_key_run - 1) / k_key_run)
+                               : 0) {}
+
+        /// Whether the j-th key item (j counts up from 0 at each call) stays.
+        bool keeps(std::uint64_t j) {
+            if (runs_ == 0) return true;
+            while (run_ + 1 < runs_ && j >= (run_ + 1) * keys_ / runs_) ++run_;
+            const std::uint64_t start = run_ * keys_ / runs_;
+            const std::uint64_t length = (run_ + 1) * cap_ / runs_ - run_ * cap_ / runs_;
+            return j - start < length;
+        }
+
+    private:
+        std::uint64_t keys_, cap_, runs_;
+        std::uint64_t run_ = 0;
+    };
 
     // What follows a marker that stands for object members: the marker is the member's key.
     std::string_view member_value() const { return pretty_ ? ": null" : ":null"; }
@@ -847,6 +871,7 @@ private:
     // Key-word exceptions: how many windows of one string stay, and a window's reach around
     // its word.
     static constexpr std::size_t k_key_windows = 3;
+    static constexpr std::uint64_t k_key_run = 8;
     static constexpr std::size_t k_window_before = 80;
     static constexpr std::size_t k_window_after = 160;
     // Fewer bytes than any marker takes ("[sutra: 1 bytes of this string elided …]").
@@ -954,7 +979,10 @@ plan_json(std::string_view bytes, std::size_t start, const JsonOptions& options)
         std::vector<Node> nodes;
         nodes.reserve(static_cast<std::size_t>(check.nodes()));
         if (!Scanner(bytes, options.max_depth, options.max_nodes, &nodes, start).run()) return {};
-        const bool pretty = bytes.find('\n', start) != std::string_view::npos;
+        // Layout: indented when the document spans lines (a newline after it does not count).
+        const std::string_view doc =
+            bytes.substr(nodes[0].begin, static_cast<std::size_t>(nodes[0].end - nodes[0].begin));
+        const bool pretty = doc.find('\n') != std::string_view::npos;
         const bool trailing_newline =
             pretty &&
             bytes.find('\n', static_cast<std::size_t>(nodes[0].end)) != std::string_view::npos;

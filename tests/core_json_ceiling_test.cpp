@@ -91,17 +91,19 @@ check_json_view(const std::string& input, std::size_t json_at, const Response& r
     }
     rebuilt += view.substr(pos);
 
-    const ordered_json original = ordered_json::parse(input.substr(json_at));
+    // Unordered for the comparisons: ordered_json inserts in linear time, which 10^5 keys
+    // cannot afford.
+    const nlohmann::json original = nlohmann::json::parse(input.substr(json_at));
     ordered_json parsed;
     try {
-        parsed = ordered_json::parse(view.substr(json_at));
+        parsed = ordered_json::parse(view.substr(json_at)); // within the ceiling: small
     } catch (const std::exception& e) {
         ADD_FAILURE() << "view is not JSON: " << e.what() << "\n" << view.substr(0, 1000);
         return nullptr;
     }
     EXPECT_EQ(parsed.type(), original.type());
     try {
-        EXPECT_TRUE(ordered_json::parse(rebuilt) == original) << "rebuilt view differs";
+        EXPECT_TRUE(nlohmann::json::parse(rebuilt) == original) << "rebuilt view differs";
     } catch (const std::exception& e) {
         ADD_FAILURE() << "rebuilt view is not JSON: " << e.what();
     }
@@ -253,17 +255,19 @@ TEST(JsonCeiling, ErrorEntriesFillTheCeilingEvenlySpread) {
     EXPECT_GT(lines.size(), 150u);
     EXPECT_LT(lines.size(), errors);
     EXPECT_GT(r.view.size(), c.max_view_bytes * 3 / 4);
-    // Evenly spread: no stretch between two shown errors is much longer than the average.
-    ASSERT_GE(lines.size(), 2u);
-    EXPECT_LT(lines.front(), n / 20);
-    EXPECT_GT(lines.back(), n - n / 20);
-    for (std::size_t i = 1; i < lines.size(); ++i)
-        EXPECT_LT(lines[i] - lines[i - 1], 3 * n / lines.size());
+    // Evenly spread (in short runs): each tenth of the array shows about a tenth of them.
+    ASSERT_GE(lines.size(), 20u);
+    std::vector<std::size_t> tenths(10, 0);
+    for (const std::size_t line : lines) ++tenths[std::min<std::size_t>(9, (line - 1) * 10 / n)];
+    for (const std::size_t shown : tenths) {
+        EXPECT_GT(shown * 20, lines.size()) << shown;
+        EXPECT_LT(shown * 20, lines.size() * 3) << shown;
+    }
     // Each error is shown or counted by a marker, which says how to restore it.
     std::uint64_t counted = 0;
     for (const auto& e : r.elisions) counted += e.keys;
     EXPECT_EQ(lines.size() + counted, errors);
-    EXPECT_NE(r.view.find(" with errors (array_items)"), std::string::npos);
+    EXPECT_NE(r.view.find(" with errors (array items)"), std::string::npos);
 
     // When they fit, every error entry stays, beyond the mode's target.
     const std::string few = records(400, 4, false);
@@ -280,14 +284,15 @@ TEST(JsonCeiling, JsonAfterTextIsRewrittenInPlace) {
     const Config c = test::test_config(dir.path);
     const std::string warning = "(node:1211) ESLintIgnoreWarning: The \".eslintignore\" file is "
                                 "no longer supported.\n";
-    const std::string doc = "[{\"filePath\":\"/src/a.js\",\"messages\":" + records(1500, 5, false) +
-                            ",\"source\":\"" + std::string(40000, 'v') + "\"}]";
+    const std::string doc =
+        "[{\"filePath\":\"/src/a.js\",\"messages\":" + records(1500, 10, false) + ",\"source\":\"" +
+        std::string(40000, 'v') + "\"}]";
     const std::string input = warning + doc + "\n";
     const Response r = run(input, c);
     const ordered_json view = check_json_view(input, warning.size(), r, c);
     ASSERT_TRUE(view.is_array());
     EXPECT_EQ(view[0]["filePath"], "/src/a.js");
-    EXPECT_EQ(count(r.view, "\"severity\":2"), 300u);
+    EXPECT_EQ(count(r.view, "\"severity\":2"), 150u); // all of them: they fit
     for (const auto& e : r.elisions) EXPECT_GE(e.first_line, 2u);
 
     // Text that outweighs the document, a first line that is the document itself, and a
