@@ -87,20 +87,33 @@ Response run(const Request& req, const Config& cfg) {
     }
     const KeyMatcher& keys = *cached_keys;
 
+    JsonOptions jo;
+    jo.keys = &keys;
+    jo.target_bytes = json_target(mode, cfg.max_view_bytes);
+    jo.max_bytes = cfg.max_view_bytes;
+    jo.elide_arrays = cfg.store_enabled;
+    jo.measure = measure;
     Plan plan;
     if (r.shape == Shape::json) {
-        JsonOptions jo;
-        jo.keys = &keys;
-        jo.target_bytes = json_target(mode, cfg.max_view_bytes);
-        jo.elide_arrays = cfg.store_enabled;
-        jo.measure = measure;
         auto p = rewrite_json(in, jo);
         if (!p) return pass(std::move(r), "json-not-reducible");
         plan = std::move(*p);
     } else {
-        TextOptions to = text_options(mode, cfg.max_view_bytes);
-        to.measure = measure;
-        plan = rewrite_text(in, lines, r.shape, keys, to);
+        // A JSON document after a few lines of text (stderr before a tool's JSON) is rewritten
+        // as JSON when that view fits the ceiling; otherwise the whole output is text.
+        std::optional<Plan> json;
+        if (const std::size_t at = json_after_text(in); at != std::string_view::npos) {
+            json = rewrite_json_after_text(in, at, jo);
+            if (json && render(*json, measure).size() > cfg.max_view_bytes) json.reset();
+        }
+        if (json) {
+            r.shape = Shape::json;
+            plan = std::move(*json);
+        } else {
+            TextOptions to = text_options(mode, cfg.max_view_bytes);
+            to.measure = measure;
+            plan = rewrite_text(in, lines, r.shape, keys, to);
+        }
     }
     if (plan.elisions.empty() && plan.rules.empty()) return pass(std::move(r), "nothing-to-elide");
 
@@ -108,8 +121,7 @@ Response run(const Request& req, const Config& cfg) {
     const std::uint64_t measured = render(plan, measure).size();
     const std::uint64_t limit = in.size() - in.size() * cfg.min_saving_percent / 100;
     if (measured >= limit) return pass(std::move(r), "not-smaller");
-    if (r.shape != Shape::json && measured > cfg.max_view_bytes)
-        return pass(std::move(r), "over-ceiling");
+    if (measured > cfg.max_view_bytes) return pass(std::move(r), "over-ceiling");
 
     MarkerContext ctx = measure;
     ctx.id.reset();

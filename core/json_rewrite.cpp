@@ -6,12 +6,15 @@
 // normalised (compact when the original has no newline, otherwise 2-space indentation), long
 // strings keep a head and tail of their escaped text around an in-string marker, and long arrays
 // keep their first and last items around one marker element. When that cannot make the view fit,
-// large maps of records below the top level (objects whose every value is an object or array,
-// such as dependency trees) keep their first and last members around one marker member,
-// `"[sutra: …]": null`. An elision is made only when its
-// marker is shorter than the bytes it replaces. Over budget, the limits are tightened and the
-// view re-measured (a handful of linear passes that count bytes rather than build text); only
-// the final limits build the Plan. Nothing recurses, so depth costs memory, not stack.
+// large objects below the top level (maps of records such as dependency trees, flat maps such as
+// a registry's timestamps) keep their first and last members around one marker member,
+// `"[sutra: …]": null`. Items and members holding a critical key word, or an eslint error entry
+// (`"severity": 2`), stay between the markers. An elision is made only when its marker is
+// shorter than the bytes it replaces. Over the target, the limits are tightened and the view
+// re-measured (a handful of linear passes that count bytes rather than build text); over the
+// hard ceiling, key items give way (as many as fit, evenly spread, the markers counting the
+// rest), then every limit goes to nothing, then the top level folds (fit_ceiling). Only the
+// final limits build the Plan. Nothing recurses, so depth costs memory, not stack.
 //
 // Strictness beyond the grammar: escaped lone surrogates (\uD800 without its pair) are rejected,
 // like invalid UTF-8, because they encode no text and common parsers refuse them, and a view must
@@ -188,11 +191,14 @@ bool scan_literal(std::string_view s, std::size_t& pos, std::string_view word) {
 // exactly. Containers are tracked on an explicit stack, so depth costs memory, not call frames.
 class Scanner {
 public:
+    /// The document starts at `start` (after lines of text) and runs to the end of `s`; node
+    /// offsets are offsets in `s`.
     Scanner(std::string_view s,
             std::uint32_t max_depth,
             std::uint64_t max_nodes,
-            std::vector<Node>* nodes)
-        : s_(s), max_depth_(max_depth), max_nodes_(max_nodes), nodes_(nodes) {}
+            std::vector<Node>* nodes,
+            std::size_t start = 0)
+        : s_(s), pos_(start), max_depth_(max_depth), max_nodes_(max_nodes), nodes_(nodes) {}
 
     /// Values and keys seen, after run().
     std::uint64_t nodes() const { return nodes_seen_; }
@@ -415,24 +421,38 @@ struct Limits {
     std::uint64_t head = 0;
     std::uint64_t tail = 0;
     bool arrays = false;
-    /// Also elide the middle members of large maps of records (an object whose every value is
-    /// an object or array, such as a dependency tree): only once the other limits could not
-    /// make the view fit, because an object's keys usually each say something.
+    /// Also elide the middle members of large objects below the top level (maps of records
+    /// such as dependency trees, flat maps such as a registry's timestamps): only once the other
+    /// limits could not make the view fit, because an object's keys usually each say something.
     bool objects = false;
+    /// The top level's members too: only when nothing else brings the view under the ceiling.
+    bool top = false;
+    /// Key items one array (or object) keeps between its markers; past it, that many evenly
+    /// spread, and the markers count the rest.
+    std::uint64_t key_cap = k_unlimited;
     bool operator==(const Limits&) const = default;
+
+    static constexpr std::uint64_t k_unlimited = std::numeric_limits<std::uint64_t>::max();
 };
 
 class Renderer {
 public:
+    /// `s` holds `start` bytes of text, kept as they are, then the document.
     Renderer(std::string_view s,
+             std::size_t start,
              const std::vector<Node>& nodes,
              const Lines& lines,
              const MarkerContext& measure,
              const KeyMatcher* keys,
              bool pretty,
              bool trailing_newline)
-        : s_(s), nodes_(nodes), lines_(lines), measure_(measure), options_keys_(keys),
-          pretty_(pretty), trailing_newline_(trailing_newline) {}
+        : s_(s), start_(start), nodes_(nodes), lines_(lines), measure_(measure),
+          options_keys_(keys), pretty_(pretty), trailing_newline_(trailing_newline) {
+        if (keys != nullptr) find_key_hits();
+    }
+
+    /// The most key items one container held in its middle at the last measure.
+    std::uint64_t most_keys() const { return most_keys_; }
 
     /// The size render() gives the plan for these limits under the measuring context, found
     /// without building the text, so tightening passes over a huge document stay cheap.
@@ -469,7 +489,9 @@ private:
             segment_start_ = 0;
         }
         next_segment_ = 0;
+        most_keys_ = 0;
         reserve_segment();
+        emit(s_.substr(0, start_));
         value(0);
         while (!stack_.empty()) step();
         if (trailing_newline_) emit('\n');
@@ -505,6 +527,41 @@ private:
         Elision elision;
         std::size_t marker_size = 0;
     };
+
+    // Offsets where a critical key word starts, and where an error entry begins (an object with
+    // a member "severity": 2, as eslint writes an error), in order: an item or member holds a key
+    // word when one falls inside its span. Found once, so every measure tests an item in
+    // logarithmic time however deep it sits.
+    void find_key_hits() {
+        const std::string_view doc = s_.substr(start_);
+        for (std::size_t from = 0; from < doc.size();) {
+            const std::size_t at = options_keys_->find(doc.substr(from), Level::critical);
+            if (at == std::string_view::npos) break;
+            hits_.push_back(static_cast<std::uint32_t>(start_ + from + at));
+            from += at + 1;
+        }
+        const std::size_t words = hits_.size();
+        for (std::size_t i = 0; i < nodes_.size(); ++i) {
+            const Node& n = nodes_[i];
+            if (s_[n.begin] != '{') continue;
+            std::uint32_t key = static_cast<std::uint32_t>(i + 1);
+            for (std::uint64_t k = 0; k < n.count; ++k) {
+                const Node& value = nodes_[nodes_[key].next];
+                if (raw(nodes_[key]) == "\"severity\"" && raw(value) == "2") {
+                    hits_.push_back(n.begin);
+                    break;
+                }
+                key = value.next;
+            }
+        }
+        std::inplace_merge(hits_.begin(), hits_.begin() + static_cast<std::ptrdiff_t>(words),
+                           hits_.end());
+    }
+
+    bool holds_key(std::uint32_t begin, std::uint32_t end) const {
+        const auto it = std::lower_bound(hits_.begin(), hits_.end(), begin);
+        return it != hits_.end() && *it < end;
+    }
 
     // An open container being rendered.
     struct Frame {
@@ -598,34 +655,47 @@ private:
         stack_.push_back(f);
     }
 
-    // True for an object whose every member's value is an object or an array.
-    bool is_record_map(const Node& n, std::uint32_t first_key) const {
-        std::uint32_t key = first_key;
-        for (std::uint64_t k = 0; k < n.count; ++k) {
-            const Node& value = nodes_[nodes_[key].next];
-            const char first = s_[value.begin];
-            if (first != '{' && first != '[') return false;
-            key = value.next;
-        }
-        return true;
-    }
-
-    // Decides whether a long array loses its middle items (or, with limits_.objects, a large map
-    // of records its middle members), with one walk over its children: the middle becomes
-    // marker elements (members named by the marker, with a null value), except the items that
-    // hold a key word (at most k_key_items of them), which stay between the markers.
-    void plan_gaps(const Node& n, Frame& f) const {
+    // Decides whether a long array loses its middle items (or, with limits_.objects, a large
+    // object its middle members), with one walk over its children (two under a key cap): the
+    // middle becomes marker elements (members named by the marker, with a null value), except
+    // the items that hold a key word, which stay between the markers; past limits_.key_cap,
+    // that many of them evenly spread, and the markers count the others.
+    void plan_gaps(const Node& n, Frame& f) {
         const std::uint64_t count = n.count;
         // count > head + tail + 1, written so that huge limits cannot overflow
         if (!limits_.arrays || count <= limits_.head || count - limits_.head <= limits_.tail ||
             count - limits_.head - limits_.tail <= 1)
             return;
-        // The top level keeps every key: the view's outline stays the original's.
-        if (f.object && (f.node == 0 || !limits_.objects || !is_record_map(n, f.child))) return;
+        // The top level keeps every key, so the view's outline stays the original's, unless
+        // nothing else brings the view under the ceiling.
+        if (f.object && (!limits_.objects || (f.node == 0 && !limits_.top))) return;
+        // An error entry is shown whole: a key word never starts at its brace, so a hit there
+        // is one (find_key_hits).
+        if (f.object && std::binary_search(hits_.begin(), hits_.end(), n.begin)) return;
         const std::uint64_t first = limits_.head;
         const std::uint64_t last = count - limits_.tail - 1;
+        // An item, or a member from its key to the end of its value: its span and the node
+        // after it.
+        struct Span {
+            std::uint32_t begin, end, next;
+        };
+        const auto span = [&](std::uint32_t child) {
+            const Node& head = nodes_[child];
+            const Node& item = f.object ? nodes_[head.next] : head;
+            return Span{head.begin, item.end, item.next};
+        };
+        std::uint64_t keys = 0; // key items of the middle, counted only under a cap
+        if (!hits_.empty() && limits_.key_cap != Limits::k_unlimited) {
+            std::uint32_t child = f.child;
+            for (std::uint64_t k = 0; k <= last; ++k) {
+                const Span item = span(child);
+                if (k >= first && holds_key(item.begin, item.end)) ++keys;
+                child = item.next;
+            }
+        }
+        KeyRuns runs(keys, limits_.key_cap);
         std::uint32_t child = f.child;
-        std::size_t kept = 0;
+        std::uint64_t seen = 0;  // key items of the middle so far
         std::optional<Gap> open; // the gap being extended
         std::uint64_t open_end = 0;
         auto close = [&](std::uint32_t resume) {
@@ -636,42 +706,67 @@ private:
             open.reset();
         };
         for (std::uint64_t k = 0; k <= last; ++k) {
-            // An item, or a member from its key to the end of its value.
-            const Node& head = nodes_[child];
-            const Node& item = f.object ? nodes_[head.next] : head;
-            const std::uint32_t next = item.next;
-            const std::string_view text = s_.substr(head.begin, item.end - head.begin);
+            const Span item = span(child);
             if (k >= first) {
-                const bool key =
-                    options_keys_ != nullptr && kept < k_key_items &&
-                    options_keys_->find(text, Level::critical) != std::string_view::npos;
+                const bool key = !hits_.empty() && holds_key(item.begin, item.end);
+                bool kept = key;
                 if (key) {
-                    ++kept;
+                    kept = runs.keeps(seen++);
+                }
+                if (kept) {
                     close(child);
                 } else {
                     if (!open) {
                         open.emplace();
                         open->first = k;
-                        open->elision.begin = head.begin;
+                        open->elision.begin = item.begin;
                     }
                     open_end = item.end;
                     ++open->elision.items;
+                    if (key) ++open->elision.keys;
                 }
             }
-            child = next;
+            child = item.next;
         }
         close(child);
+        most_keys_ = std::max(most_keys_, seen);
         // A gap whose marker would not save anything is shown instead.
         const Reason reason = f.object ? Reason::object_members : Reason::array_items;
         const std::size_t extra = 2 + (f.object ? member_value().size() : 0);
         std::erase_if(f.gaps, [&](Gap& g) {
             const std::uint64_t items = g.elision.items;
+            const std::uint64_t gap_keys = g.elision.keys;
             g.elision = make_elision(reason, g.elision.begin, g.elision.end);
             g.elision.items = items;
+            g.elision.keys = gap_keys;
             g.marker_size = marker_size(g.elision);
             return g.marker_size + extra >= g.elision.end - g.elision.begin;
         });
     }
+
+    // Under a cap, which of a container's `keys` key items stay: `cap` of them in runs of up to
+    // k_key_run, the runs spread evenly over the keys (a run costs one marker after it, so runs
+    // of a few keep more of them within the ceiling than single items would).
+    class KeyRuns {
+    public:
+        KeyRuns(std::uint64_t keys, std::uint64_t cap)
+            : keys_(keys), cap_(cap),
+              runs_(keys > cap ? std::max<std::uint64_t>(1, (cap + k_key_run - 1) / k_key_run)
+                               : 0) {}
+
+        /// Whether the j-th key item (j counts up from 0 at each call) stays.
+        bool keeps(std::uint64_t j) {
+            if (runs_ == 0) return true;
+            while (run_ + 1 < runs_ && j >= (run_ + 1) * keys_ / runs_) ++run_;
+            const std::uint64_t start = run_ * keys_ / runs_;
+            const std::uint64_t length = (run_ + 1) * cap_ / runs_ - run_ * cap_ / runs_;
+            return j - start < length;
+        }
+
+    private:
+        std::uint64_t keys_, cap_, runs_;
+        std::uint64_t run_ = 0;
+    };
 
     // What follows a marker that stands for object members: the marker is the member's key.
     std::string_view member_value() const { return pretty_ ? ": null" : ":null"; }
@@ -713,7 +808,8 @@ private:
     // and never cuts through an escape or a UTF-8 sequence.
     void string_value(const Node& n) {
         const std::string_view whole = raw(n);
-        if (whole.size() <= limits_.max_string) {
+        // No marker is this short, so a string this short is never worth cutting.
+        if (whole.size() <= std::max<std::uint64_t>(limits_.max_string, k_shortest_marker)) {
             emit(whole);
             return;
         }
@@ -772,18 +868,23 @@ private:
         emit('"');
     }
 
-    // Key-word exceptions: how many items of one array and windows of one string stay, and a
-    // window's reach around its word.
-    static constexpr std::size_t k_key_items = 8;
+    // Key-word exceptions: how many windows of one string stay, and a window's reach around
+    // its word.
     static constexpr std::size_t k_key_windows = 3;
+    static constexpr std::uint64_t k_key_run = 8;
     static constexpr std::size_t k_window_before = 80;
     static constexpr std::size_t k_window_after = 160;
+    // Fewer bytes than any marker takes ("[sutra: 1 bytes of this string elided …]").
+    static constexpr std::uint64_t k_shortest_marker = 64;
 
     std::string_view s_;
+    std::size_t start_; // bytes of text before the document
     const std::vector<Node>& nodes_;
     const Lines& lines_;
     const MarkerContext& measure_;
     const KeyMatcher* options_keys_;
+    std::vector<std::uint32_t> hits_; // see find_key_hits()
+    std::uint64_t most_keys_ = 0;
     bool pretty_;
     bool trailing_newline_;
     Limits limits_;
@@ -821,20 +922,72 @@ bool is_json_document(std::string_view bytes, std::uint32_t max_depth, std::uint
     }
 }
 
-std::optional<Plan> rewrite_json(std::string_view bytes, const JsonOptions& options) {
+namespace {
+
+// Over the ceiling, in order, until the view fits: key items give way (as many stay as fit,
+// evenly spread); strings lose all but their key-word windows, and arrays and objects their
+// items from the ends (first the last, then the first); then the top level's members fold too.
+// Each step keeps the most key items that fit. When nothing fits, the last limits are returned
+// and the caller decides.
+Limits fit_ceiling(Renderer& renderer, Limits limits, const JsonOptions& options) {
+    const auto fits = [&](const Limits& l) { return renderer.measure(l) <= options.max_bytes; };
+    const auto cap_keys = [&](Limits l) -> std::optional<Limits> {
+        l.key_cap = Limits::k_unlimited;
+        if (fits(l)) return l;
+        std::uint64_t over = renderer.most_keys(); // key_cap >= most_keys() changes nothing
+        l.key_cap = 0;
+        if (over == 0 || !fits(l)) return std::nullopt;
+        std::uint64_t under = 0; // fits
+        while (over - under > 1) {
+            l.key_cap = under + (over - under) / 2;
+            (fits(l) ? under : over) = l.key_cap;
+        }
+        l.key_cap = under;
+        return l;
+    };
+    if (auto l = cap_keys(limits)) return *l;
+    limits.max_string = 0;
+    if (!limits.arrays) return limits;
+    limits.objects = true;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ends = {
+        {std::min<std::uint64_t>(limits.head, 1), std::min<std::uint64_t>(limits.tail, 1)},
+        {std::min<std::uint64_t>(limits.head, 1), 0},
+        {0, 0}};
+    for (const bool top : {false, true}) {
+        if (top) {
+            limits.top = true;
+            ends.insert(ends.begin(), {options.array_head, options.array_tail});
+        }
+        for (const auto& [head, tail] : ends) {
+            limits.head = head;
+            limits.tail = tail;
+            if (auto l = cap_keys(limits)) return *l;
+        }
+    }
+    limits.key_cap = 0;
+    return limits;
+}
+
+// Plans the view of the document that starts at `start` of `bytes` and runs to its end; the
+// text before it stays as it is.
+std::optional<Plan>
+plan_json(std::string_view bytes, std::size_t start, const JsonOptions& options) {
     try {
         if (bytes.size() >= std::numeric_limits<std::uint32_t>::max()) return {};
-        Scanner check(bytes, options.max_depth, options.max_nodes, nullptr);
+        Scanner check(bytes, options.max_depth, options.max_nodes, nullptr, start);
         if (!check.run()) return {};
         std::vector<Node> nodes;
         nodes.reserve(static_cast<std::size_t>(check.nodes()));
-        if (!Scanner(bytes, options.max_depth, options.max_nodes, &nodes).run()) return {};
-        const bool pretty = bytes.find('\n') != std::string_view::npos;
+        if (!Scanner(bytes, options.max_depth, options.max_nodes, &nodes, start).run()) return {};
+        // Layout: indented when the document spans lines (a newline after it does not count).
+        const std::string_view doc =
+            bytes.substr(nodes[0].begin, static_cast<std::size_t>(nodes[0].end - nodes[0].begin));
+        const bool pretty = doc.find('\n') != std::string_view::npos;
         const bool trailing_newline =
             pretty &&
             bytes.find('\n', static_cast<std::size_t>(nodes[0].end)) != std::string_view::npos;
         const Lines lines(bytes);
-        Renderer renderer(bytes, nodes, lines, options.measure, options.keys, pretty,
+        Renderer renderer(bytes, start, nodes, lines, options.measure, options.keys, pretty,
                           trailing_newline);
 
         Limits limits{options.max_string_bytes, options.array_head, options.array_tail,
@@ -842,11 +995,12 @@ std::optional<Plan> rewrite_json(std::string_view bytes, const JsonOptions& opti
         const Limits floor{std::min<std::uint64_t>(limits.max_string, 64),
                            std::min<std::uint64_t>(limits.head, 1),
                            std::min<std::uint64_t>(limits.tail, 1), limits.arrays};
-        while (renderer.measure(limits) > options.target_bytes) {
+        std::uint64_t size = renderer.measure(limits);
+        while (size > options.target_bytes) {
             Limits next = tighten(limits, floor);
             if (next == limits) {
-                // Nothing left to tighten. Maps of records may then lose members too, starting
-                // again from the given head and tail; after that, the caller decides.
+                // Nothing left to tighten. Large objects may then lose members too, starting
+                // again from the given head and tail; after that, the ceiling decides.
                 if (limits.objects || !limits.arrays) break;
                 next = limits;
                 next.objects = true;
@@ -854,13 +1008,27 @@ std::optional<Plan> rewrite_json(std::string_view bytes, const JsonOptions& opti
                 next.tail = options.array_tail;
             }
             limits = next;
+            size = renderer.measure(limits);
         }
+        if (size > options.max_bytes) limits = fit_ceiling(renderer, limits, options);
         Plan plan = renderer.build(limits);
         if (plan.elisions.empty()) return {};
         return plan;
     } catch (...) {
         return {};
     }
+}
+
+} // namespace
+
+std::optional<Plan> rewrite_json(std::string_view bytes, const JsonOptions& options) {
+    return plan_json(bytes, 0, options);
+}
+
+std::optional<Plan>
+rewrite_json_after_text(std::string_view bytes, std::size_t start, const JsonOptions& options) {
+    if (start == 0 || start >= bytes.size() || bytes[start - 1] != '\n') return {};
+    return plan_json(bytes, start, options);
 }
 
 } // namespace sutra::core

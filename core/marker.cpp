@@ -40,9 +40,12 @@ std::string what(const Elision& e) {
     case Reason::long_string:
         return fmt::format("{} bytes of this string elided", e.end - e.begin);
     case Reason::array_items:
-        return fmt::format("{} array items elided", e.items);
-    case Reason::object_members:
-        return fmt::format("{} object members elided", e.items);
+    case Reason::object_members: {
+        // Errors that did not fit the ceiling are counted, so the reader knows to restore them.
+        const char* kind = e.reason == Reason::array_items ? "array items" : "object members";
+        if (e.keys > 0) return fmt::format("{} {} elided, {} with errors", e.items, kind, e.keys);
+        return fmt::format("{} {} elided", e.items, kind);
+    }
     }
     return "bytes elided";
 }

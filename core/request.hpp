@@ -64,6 +64,7 @@ struct Elision {
     std::uint64_t first_line = 0;
     std::uint64_t last_line = 0;
     std::uint64_t items = 0;  ///< array items, or repeats of a repeated block
+    std::uint64_t keys = 0;   ///< JSON: of the items, those holding an error or other key word
     std::uint64_t period = 0; ///< repeated_lines: lines in the repeated block
 };
 

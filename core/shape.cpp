@@ -85,6 +85,18 @@ bool contains_diff(std::string_view s) {
     return false;
 }
 
+std::size_t json_after_text(std::string_view s) {
+    std::size_t pos = s.find('\n');
+    for (std::size_t line = 1; line < k_json_after_text_lines && pos != std::string_view::npos;
+         ++line) {
+        const std::size_t start = pos + 1;
+        if (start >= s.size() || start > s.size() - start) break; // the text outweighs the rest
+        if ((s[start] == '{' || s[start] == '[') && is_json_document(s.substr(start))) return start;
+        pos = s.find('\n', start);
+    }
+    return std::string_view::npos;
+}
+
 Shape detect_shape(std::string_view s, std::string_view command) {
     if (s.empty()) return Shape::empty;
     if (looks_binary(s)) return Shape::binary;
