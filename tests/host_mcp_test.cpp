@@ -559,10 +559,10 @@ TEST(McpExec, ElisionsMatchCompressIncludingItems) {
     TempDir home;
     Server s(home.path, {}, {"--tools", "all"});
     std::string text = "[";
-    for (int i = 0; i < 400; ++i)
-        text += (i ? "," : "") + std::string("{\"n\":") + std::to_string(i) +
-                ",\"name\":\"item number " + std::to_string(i) + "\"}";
-    text += "]\n";
+    for (int i = 0; i < 2000; ++i)
+        text += (i ? ",\n  " : "\n  ") + std::string("{\"n\": ") + std::to_string(i) +
+                ", \"name\": \"item number " + std::to_string(i) + "\"}";
+    text += "\n]\n";
     const std::string file = home.path + "/array.json";
     sutra::test::write_file(file, text);
     const std::string command = "cat '" + file + "'";
