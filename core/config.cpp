@@ -1,3 +1,12 @@
+// The configuration, from defaults to the Config every entry point is handed. One job, in one
+// file of about 500 lines, because its parts are one table read four ways: the setting table
+// (k_settings, with each integer's range) is what the TOML file may set (config_file.cpp, which
+// alone includes toml++), what SUTRA_* variables may override (apply_env), what a trusted
+// project file may set (project_may_set), and what `sutra config` prints (describe_config).
+// Splitting it would put the table and its four readers in different files, and every new
+// setting would then be a change in each. Order of precedence: defaults, then the user's
+// config.toml, then a trusted project .sutra.toml, then the environment.
+
 #include "core/config.hpp"
 
 #include "core/config_file.hpp"

@@ -5,9 +5,9 @@
 // or a file to read; encode returns NULL, "" (pass) or JSON, for a real result and for arbitrary
 // result text alike; run_hook prints "" or JSON, and never throws or crashes.
 
-#include "core/plugin_abi.h"
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
+#include "plugins/abi/plugin_abi.h"
 
 #include <nlohmann/json.hpp>
 

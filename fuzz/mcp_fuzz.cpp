@@ -5,8 +5,8 @@
 // for the id of a stored original, so restore calls reach real entries.
 
 #include "core/store.hpp"
-#include "host/cli.hpp"
-#include "host/outline_commands.hpp"
+#include "host/cli/cli.hpp"
+#include "host/cli/outline_commands.hpp"
 
 #include <nlohmann/json.hpp>
 

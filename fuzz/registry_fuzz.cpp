@@ -1,7 +1,7 @@
 // Fuzz target: the adapter registry (adapters.toml). Arbitrary text either parses into entries,
 // each with a valid name and an absolute module path, or gives one error naming the file.
 
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 
 #include "fuzz/fuzz_support.hpp"
 #include <cstddef>

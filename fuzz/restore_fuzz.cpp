@@ -7,7 +7,7 @@
 
 #include "core/restore.hpp"
 #include "core/store.hpp"
-#include "host/cli.hpp"
+#include "host/cli/cli.hpp"
 
 #include "fuzz/fuzz_support.hpp"
 #include <algorithm>

@@ -4,8 +4,8 @@
 // Claude Code's matching (compound commands split on && || ; | and newlines, leading
 // assignments skipped, prefix rules `X:*`, exact rules and `*` wildcards).
 
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 #include "plugins/claude/permission_guard.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"

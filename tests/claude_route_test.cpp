@@ -2,8 +2,8 @@
 // under `sutra exec`, that a routed command means the same (output bytes, order, exit status,
 // stdin, working directory), the hook answer's shape, and install/uninstall of the opt-in.
 
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 #include "plugins/claude/bash_route.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/shell_words.hpp"

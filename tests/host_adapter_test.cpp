@@ -1,9 +1,10 @@
 // The Claude Code and Codex modules end to end through the dispatcher's hook call, on the payload
-// shapes of hosts.md: small outputs pass, large ones become a view with its marker, persisted
-// output is read only under every check, and restore output and unknown tools pass untouched.
+// shapes docs/adapters.md describes: small outputs pass, large ones become a view with its marker,
+// persisted output is read only under every check, and restore output and unknown tools pass
+// untouched.
 
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
 

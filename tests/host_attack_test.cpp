@@ -5,8 +5,8 @@
 
 #include "core/compress.hpp"
 #include "core/store.hpp"
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
 

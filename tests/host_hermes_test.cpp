@@ -1,9 +1,9 @@
-// The Hermes module through the dispatcher's hook call, on the shapes of hosts.md §3.2 (as the
-// installed __init__.py sends them), one store namespace per profile, and its install: the plugin
-// folder plus a one-line edit of config.yaml that uninstall undoes byte for byte.
+// The Hermes module through the dispatcher's hook call, on the shapes of docs/adapters.md, "Hermes"
+// (as the installed __init__.py sends them), one store namespace per profile, and its install: the
+// plugin folder plus a one-line edit of config.yaml that uninstall undoes byte for byte.
 
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
 

@@ -3,8 +3,8 @@
 // same for the MCP server each module registers in its host's config, and the restore route
 // the markers then name.
 
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
 

@@ -553,6 +553,41 @@ TEST(McpExec, RunsACommandAndItsOutputRestoresExactly) {
         0);
 }
 
+// sutra_exec describes its elisions as sutra_compress does (one conversion, host/response_json):
+// a JSON array's elided items carry their count, and each elision says whether it is retained.
+TEST(McpExec, ElisionsMatchCompressIncludingItems) {
+    TempDir home;
+    Server s(home.path, {}, {"--tools", "all"});
+    std::string text = "[";
+    for (int i = 0; i < 2000; ++i)
+        text += (i ? ",\n  " : "\n  ") + std::string("{\"n\": ") + std::to_string(i) +
+                ", \"name\": \"item number " + std::to_string(i) + "\"}";
+    text += "\n]\n";
+    const std::string file = home.path + "/array.json";
+    sutra::test::write_file(file, text);
+    const std::string command = "cat '" + file + "'";
+
+    const Json e = s.call("sutra_exec", Json{{"command", command}})["result"]["structuredContent"];
+    const Json c = s.call("sutra_compress", Json{{"text", text},
+                                                 {"command", command},
+                                                 {"exit_code", 0}})["result"]["structuredContent"];
+    ASSERT_TRUE(e.is_object() && c.is_object()) << e.dump().substr(0, 300);
+    EXPECT_EQ(e["id"], c["id"]);
+    EXPECT_EQ(e["rewritten"], true);
+    EXPECT_EQ(e["rules"], c["rules"]);
+    ASSERT_FALSE(c["elisions"].empty()) << c.dump().substr(0, 300);
+    ASSERT_EQ(e["elisions"].size(), c["elisions"].size()) << e.dump().substr(0, 500);
+    bool counted = false;
+    for (std::size_t i = 0; i < c["elisions"].size(); ++i) {
+        Json one = e["elisions"][i];
+        EXPECT_EQ(one["retained"], true);
+        one.erase("retained");
+        EXPECT_EQ(one, c["elisions"][i]);
+        counted = counted || (one["reason"] == "array items" && one["items"].get<int>() > 0);
+    }
+    EXPECT_TRUE(counted) << e["elisions"].dump();
+}
+
 TEST(McpOptions, RestoreToolNameAndNamespace) {
     TempDir home;
     Server s(home.path, {}, {"--restore-tool", "mcp__sutra__sutra_restore"});

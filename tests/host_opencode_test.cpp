@@ -1,9 +1,10 @@
-// The OpenCode module through the dispatcher's hook call, on the payload shapes of hosts.md §2.3
-// (wrapped by sutra.js as {"hook","input","output","output_file_size"?}), and its install of the
-// plugin file: byte-identical round trip, idempotence, dry run, a user's own file left alone.
+// The OpenCode module through the dispatcher's hook call, on the payload shapes of
+// docs/adapters.md, "OpenCode" (wrapped by sutra.js as {"hook","input","output",
+// "output_file_size"?}), and its install of the plugin file: byte-identical round trip,
+// idempotence, dry run, a user's own file left alone.
 
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
 

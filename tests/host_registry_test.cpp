@@ -1,8 +1,8 @@
 // The adapter registry and loader: parsing, trust checks, broken modules, and the checked read
 // of host-persisted output.
 
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
 
@@ -149,6 +149,61 @@ TEST(HostRegistryTest, UserEntryOverridesSystemEntry) {
     ASSERT_NE(registry.find("claude"), nullptr);
     EXPECT_EQ(registry.find("claude")->module, "/somewhere/else.so");
     EXPECT_NE(registry.find("codex"), nullptr);
+}
+
+// One broken entry costs only itself: the file's other entries load, and the broken one is a
+// problem that names the file and line (sutra-host --list and sutra doctor print problems).
+TEST(HostRegistryTest, BrokenEntryIsReportedAndTheOthersLoad) {
+    const std::string claude = std::string(SUTRA_PLUGIN_DIR) + "/libsutra_claude.so";
+    const std::string codex = std::string(SUTRA_PLUGIN_DIR) + "/libsutra_codex.so";
+    const std::string text = module_entry("claude", claude) +
+                             "[adapters.nomodule]\ndescription = \"forgot its module\"\n" +
+                             "[adapters.\"Bad Name\"]\nmodule = \"x.so\"\n" +
+                             module_entry("codex", codex);
+
+    const auto file = read_registry_file(text, "/r.toml", "/p");
+    ASSERT_TRUE(file.has_value()) << file.error();
+    ASSERT_EQ(file->entries.size(), 2u);
+    EXPECT_EQ(file->entries[0].name, "claude");
+    EXPECT_EQ(file->entries[1].name, "codex");
+    ASSERT_EQ(file->problems.size(), 2u);
+    EXPECT_NE(file->problems[0].find("/r.toml:5: adapter name 'Bad Name'"), std::string::npos)
+        << file->problems[0];
+    EXPECT_NE(file->problems[1].find("/r.toml:3: adapters.nomodule needs module"),
+              std::string::npos)
+        << file->problems[1];
+
+    UserRegistry user(text);
+    PluginRegistry registry(user.locations);
+    ASSERT_EQ(registry.entries().size(), 2u);
+    EXPECT_EQ(registry.find("nomodule"), nullptr);
+    ASSERT_EQ(registry.problems().size(), 2u);
+    EXPECT_NE(registry.problems()[1].find("plugin registry " + user.locations.user_registry +
+                                          ":3: adapters.nomodule needs module"),
+              std::string::npos)
+        << registry.problems()[1];
+    for (const char* name : {"claude", "codex"}) {
+        auto p = registry.load(name);
+        ASSERT_TRUE(p.has_value()) << name << ": " << p.error();
+        EXPECT_EQ((*p)->name(), name);
+    }
+
+    // sutra-host --list shows both problems and both working adapters, and exits 1.
+    TempDir data;
+    ::chmod(data.path.c_str(), 0755);
+    fs::create_directories(data.path + "/sutra/plugins");
+    write_file(data.path + "/sutra/adapters.toml", text);
+    int status = -1;
+    const std::string out =
+        test::run_command("env HOME='" + data.path + "' XDG_DATA_HOME='" + data.path + "' " +
+                              SUTRA_HOST_BINARY + " --list 2>/dev/null",
+                          &status);
+    EXPECT_EQ(status, 1) << out;
+    EXPECT_NE(out.find("problem: plugin registry"), std::string::npos) << out;
+    EXPECT_NE(out.find("adapters.nomodule needs module"), std::string::npos) << out;
+    EXPECT_NE(out.find("adapter name 'Bad Name'"), std::string::npos) << out;
+    EXPECT_NE(out.find(claude + "  abi 1  ok"), std::string::npos) << out;
+    EXPECT_NE(out.find(codex + "  abi 1  ok"), std::string::npos) << out;
 }
 
 // The persisted-output read: one success and one failure per check.

@@ -1,6 +1,6 @@
 // Deliberately broken adapter modules for the registry tests; one source, built four ways.
 
-#include "core/plugin_abi.h"
+#include "plugins/abi/plugin_abi.h"
 
 #if defined(SUTRA_TEST_BAD_ABI)
 namespace {

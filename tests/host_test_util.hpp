@@ -2,7 +2,7 @@
 // Helpers for the host tests: an isolated environment (HOME, host config folders, store) and
 // the real adapter modules loaded through the registry.
 
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 #include "tests/test_util.hpp"
 
 #include <cstdlib>

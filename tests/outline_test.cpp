@@ -1,4 +1,4 @@
-// `sutra outline`, `symbol` and `read` (core/outline/, host/cli_outline.cpp) on real source
+// `sutra outline`, `symbol` and `read` (core/outline/, host/cli/cli_outline.cpp) on real source
 // files: the project's own sources, the tree-sitter runtime's and the grammars' files from the
 // pinned npm tarballs, and the samples in tests/data/outline/ (Rust, Go, Java, TSX, for which
 // neither the project nor the tarballs carry sources). Every property runs over every symbol
@@ -12,13 +12,13 @@
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <random>
+#include <unistd.h>
 
 namespace ol = sutra::core::outline;
 namespace fs = std::filesystem;
@@ -106,8 +106,8 @@ std::string shell_quote(const std::string& s) {
 // Runs sutra with stderr captured into *err.
 std::string run_sutra(const std::string& args, int* status, std::string* err = nullptr) {
     // One file per process: ctest runs these tests in parallel processes.
-    const std::string err_file = fs::temp_directory_path() /
-                                 ("sutra_outline_test." + std::to_string(::getpid()) + ".err");
+    const std::string err_file =
+        fs::temp_directory_path() / ("sutra_outline_test." + std::to_string(::getpid()) + ".err");
     std::string out = run_command(k_sutra + " " + args + " 2>" + err_file, status);
     if (err) *err = read_file(err_file);
     fs::remove(err_file);

@@ -1,8 +1,8 @@
 // Regression tests: each input a fuzz target (fuzz/) or an attack found is replayed here, in the
 // normal suite, with the input committed under tests/data/regress/. Each test says what failed.
 
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
 

@@ -1,11 +1,12 @@
 #pragma once
 // Claude Code's PreToolUse route for Bash: the command is rewritten to run under `sutra exec`, so
-// that its output is compressed even when it fails (failures never reach PostToolUse, hosts.md
-// §1.6). The rewrite must not change what the command means, so it is refused whenever it could:
-// the child shell cannot move the host's working directory (`cd`, `pushd`, `popd` outside a
-// subshell), cannot see the user's shell functions and aliases (every command word must be a
-// builtin, a keyword, a path or a program on PATH), and must not leave a background job holding
-// the output pipe (`&`). Anything the small lexer below does not understand is refused too.
+// that its output is compressed even when it fails (failures never reach PostToolUse; see
+// docs/adapters.md, "Claude Code", failing commands). The rewrite must not change what the
+// command means, so it is refused whenever it could: the child shell cannot move the host's
+// working directory (`cd`, `pushd`, `popd` outside a subshell), cannot see the user's shell
+// functions and aliases (every command word must be a builtin, a keyword, a path or a program
+// on PATH), and must not leave a background job holding the output pipe (`&`). Anything the
+// small lexer below does not understand is refused too.
 
 #include <cstdint>
 #include <functional>

@@ -1,5 +1,5 @@
 // The Claude Code adapter: PostToolUse payloads in, `hookSpecificOutput.updatedToolOutput` in the
-// tool's own shape out (hosts.md §1.4-1.7), plus the hook entry in settings.json.
+// tool's own shape out (docs/adapters.md, "Claude Code"), plus the hook entry in settings.json.
 //
 // Claude Code validates a replacement against the tool's output schema and silently keeps the
 // original on a mismatch, so each tool we rewrite is rebuilt in its exact shape; any tool whose
@@ -9,7 +9,7 @@
 // $CLAUDE_CONFIG_DIR/.claude.json); while that entry is there, markers name the tool as the
 // model sees it, mcp__sutra__sutra_restore, else the shell route `sutra restore …`.
 
-#include "core/plugin_sdk.hpp"
+#include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/claude/bash_route.hpp"
 #include "plugins/claude/permission_guard.hpp"
 #include "plugins/common/adapter_calls.hpp"

@@ -1,12 +1,12 @@
 // The Codex adapter: PostToolUse payloads in, `{"decision":"block","reason": VIEW}` out, the only
-// replacement Codex honours (hosts.md §4.2). Codex gives the hook no exit status and drops its
-// "Process exited with code N" header on replacement, so the core is told none and the view
-// claims none. The hook entry lives in $CODEX_HOME/hooks.json, which the user must trust once.
+// replacement Codex honours (docs/adapters.md, "Codex"). Codex gives the hook no exit status and
+// drops its "Process exited with code N" header on replacement, so the core is told none and the
+// view claims none. The hook entry lives in $CODEX_HOME/hooks.json, which the user must trust once.
 // Install also adds `[mcp_servers.sutra]` to $CODEX_HOME/config.toml; while it is there (and not
 // `enabled = false`), markers name the tool as Codex shows it to the model,
 // mcp__sutra__sutra_restore, else the shell route `sutra restore …`.
 
-#include "core/plugin_sdk.hpp"
+#include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/codex/config_toml.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"

@@ -1,5 +1,5 @@
-// The Hermes adapter (hosts.md §3). Hermes plugins are in-process Python: the plugin folder
-// installed into $HERMES_HOME/plugins/sutra/ registers `transform_tool_result` and
+// The Hermes adapter (docs/adapters.md, "Hermes"). Hermes plugins are in-process Python: the plugin
+// folder installed into $HERMES_HOME/plugins/sutra/ registers `transform_tool_result` and
 // `transform_terminal_output`, which send {"hook", …, "hermes_home"} to
 // `sutra-host --adapter hermes` and return our answer's "result" as the replacement string.
 //
@@ -11,7 +11,7 @@
 // same config.yaml; while it is there, markers name the tool as Hermes shows it to the model
 // (mcp_<server>_<tool>: mcp_sutra_sutra_restore), else `sutra restore --namespace NS …`.
 
-#include "core/plugin_sdk.hpp"
+#include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/mcp_registration.hpp"

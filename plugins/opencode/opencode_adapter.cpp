@@ -1,7 +1,7 @@
-// The OpenCode adapter (hosts.md §2). OpenCode has no command hooks: the plugin file sutra.js,
-// installed into $XDG_CONFIG_HOME/opencode/plugins/, hands each `tool.execute.after` call to
-// `sutra-host --adapter opencode` as {"hook","input","output","output_file_size"?} and writes our
-// answer back into the output object in place: {"output": VIEW} for built-in tools,
+// The OpenCode adapter (docs/adapters.md, "OpenCode"). OpenCode has no command hooks: the plugin
+// file sutra.js, installed into $XDG_CONFIG_HOME/opencode/plugins/, hands each `tool.execute.after`
+// call to `sutra-host --adapter opencode` as {"hook","input","output","output_file_size"?} and
+// writes our answer back into the output object in place: {"output": VIEW} for built-in tools,
 // {"content":[{"type":"text","text":VIEW}]} for MCP tools (whose output is the raw CallToolResult).
 //
 // OpenCode cuts built-in output before the hook and saves the whole of it under
@@ -12,7 +12,7 @@
 // there and enabled, markers name the tool as OpenCode shows it to the model (<server>_<tool>:
 // sutra_sutra_restore), else the shell route `sutra restore …`.
 
-#include "core/plugin_sdk.hpp"
+#include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/mcp_registration.hpp"

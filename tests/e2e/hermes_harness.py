@@ -1,4 +1,4 @@
-"""Plays Hermes' plugin context (hosts.md §3.2, §3.5) around the __init__.py that
+"""Plays Hermes' plugin context (docs/adapters.md, "Hermes") around the __init__.py that
 `sutra install --client hermes` wrote, and calls its hooks the way Hermes does, against the
 real sutra-host. Usage: python3 hermes_harness.py INSTALLED_PLUGIN_DIR
 """

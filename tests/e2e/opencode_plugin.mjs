@@ -1,5 +1,5 @@
 // Imports the sutra.js that `sutra install --client opencode` wrote and calls its
-// `tool.execute.after` hook the way OpenCode 1.18.33 does (hosts.md §2.3): a fake input, an
+// `tool.execute.after` hook the way OpenCode 1.18.33 does (docs/adapters.md, "OpenCode"): a fake input, an
 // output object mutated in place, the real sutra-host behind it.
 // Usage: node opencode_plugin.mjs INSTALLED_PLUGIN_FILE SCRATCH_DIR
 import assert from "node:assert/strict"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Claude Code 2.1.332, the real binary, offline against mock_claude.mjs (hosts.md §7.1), with
+# Claude Code 2.1.332, the real binary, offline against mock_claude.mjs (docs/adapters.md, "Real hosts"), with
 # sutra installed into a throwaway HOME by `sutra install --client claude`.
 #
 # What the host showed on 2.1.332 (recorded from this test): a Bash output over 30,000 chars

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Codex CLI 0.171.0, the real binary, offline against mock_codex.mjs (hosts.md §7.2), with sutra
+# Codex CLI 0.171.0, the real binary, offline against mock_codex.mjs (docs/adapters.md, "Real hosts"), with sutra
 # installed into a throwaway CODEX_HOME by `sutra install --client codex`.
 #
 # What the host showed on 0.171.0 (recorded from this test): Codex cuts shell output to

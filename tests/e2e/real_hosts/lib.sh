@@ -1,4 +1,4 @@
-# Shared steps of the real-host end-to-end tests (hosts.md §7): install a pinned host from npm
+# Shared steps of the real-host end-to-end tests (docs/adapters.md, "Real hosts"): install a pinned host from npm
 # into a cache, a throwaway HOME, a loopback mock model, and JSON checks. Sourced by the
 # per-host scripts; they need SUTRA_BIN and SUTRA_HOST_BIN (ctest passes them).
 set -u

@@ -1,4 +1,4 @@
-// Loopback mock of the Anthropic Messages API for Claude Code (hosts.md §7.1). Reply N answers
+// Loopback mock of the Anthropic Messages API for Claude Code (docs/adapters.md, "Real hosts"). Reply N answers
 // the request that already carries N tool results: MOCK_STEPS is a JSON array of steps,
 // {"tool": NAME, "input": {...}}, {"restore": TOOL} (the call the first sutra marker in the
 // last tool result names, issued as the model would) or {"bash_restore": SUTRA} (that marker's

@@ -1,4 +1,4 @@
-// Loopback mock of the OpenAI Responses API for Codex (hosts.md §7.2). Reply N answers the
+// Loopback mock of the OpenAI Responses API for Codex (docs/adapters.md, "Real hosts"). Reply N answers the
 // request that already carries N function_call_output items: MOCK_STEPS is a JSON array of
 // {"tool": NAME, "input": {...}} or {"bash_restore": SUTRA, "tool", "field", "input"} (the first
 // marker's range in the last output, restored by `SUTRA restore` put in input[field]); past the

@@ -1,4 +1,4 @@
-// Loopback mock of an OpenAI-compatible chat completions API for OpenCode (hosts.md §7.3).
+// Loopback mock of an OpenAI-compatible chat completions API for OpenCode (docs/adapters.md, "Real hosts").
 // Reply N answers the request that already carries N role:"tool" messages: MOCK_STEPS is a JSON
 // array of {"tool": NAME, "input": {...}} or {"bash_restore": SUTRA, "tool", "field", "input"}
 // (the first marker's range in the last tool message, restored by `SUTRA restore` put in

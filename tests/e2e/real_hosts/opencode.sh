@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# OpenCode 1.18.33, the real binary, offline against mock_opencode.mjs (hosts.md §7.3), with
+# OpenCode 1.18.33, the real binary, offline against mock_opencode.mjs (docs/adapters.md, "Real hosts"), with
 # sutra installed into a throwaway XDG_CONFIG_HOME by `sutra install --client opencode`.
 #
 # What the host showed on 1.18.33 (recorded from this test): bash output over 2000 lines or

@@ -8,8 +8,8 @@
 #include "core/outline/render.hpp"
 #include "core/outline/source_text.hpp"
 #include "core/tokenizer/tokenizer.hpp"
-#include "host/cli.hpp"
-#include "host/outline_commands.hpp"
+#include "host/cli/cli.hpp"
+#include "host/cli/outline_commands.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

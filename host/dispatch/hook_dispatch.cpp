@@ -1,11 +1,11 @@
 // The dispatcher's one hook call. Every step that can fail turns into pass-through.
 
-#include "host/hook_dispatch.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
 #include "core/utf8.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>

@@ -7,11 +7,12 @@
 // replaces a system entry of the same name. A module is loaded only when asked for, with
 // RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE: missing symbols fail at load time, and the code stays
 // mapped for the life of the process, so nothing a module returned can outlive its text. The
-// registry owns every library handle. A module that is missing, untrusted, of the wrong ABI or
-// without the entry symbol is reported (with the loader's own text) and skipped; nothing here
-// throws.
+// registry owns every library handle. A registry entry that is broken (a bad name, no module)
+// is reported and skipped while the file's other entries stand; a module that is missing,
+// untrusted, of the wrong ABI or without the entry symbol is reported (with the loader's own
+// text) and skipped; nothing here throws.
 
-#include "core/plugin_abi.h"
+#include "plugins/abi/plugin_abi.h"
 
 #include <expected>
 #include <memory>
@@ -45,8 +46,22 @@ struct RegistryEntry {
     std::string registry; ///< the file that declared it
 };
 
-/// Parses one registry file's text; relative `module` paths resolve against `plugins_dir`.
-/// Errors name the file (and line when known). Implemented with toml++ (registry_file.cpp).
+/// One registry file, read entry by entry: the entries that are valid, and a problem for each
+/// one that is not ("FILE:LINE: why"), which is skipped while the others stand.
+struct RegistryFile {
+    std::vector<RegistryEntry> entries;
+    std::vector<std::string> problems;
+};
+
+/// Reads one registry file's text; relative `module` paths resolve against `plugins_dir`. Only a
+/// file that is not TOML, or whose `adapters` is not a table, is an error as a whole; a broken
+/// entry is a problem beside the others. Messages name the file (and line when known).
+/// Implemented with toml++ (registry_file.cpp).
+std::expected<RegistryFile, std::string> read_registry_file(const std::string& text,
+                                                            const std::string& path,
+                                                            const std::string& plugins_dir);
+
+/// The strict reading of the same text: every entry valid, or the first problem as the error.
 std::expected<std::vector<RegistryEntry>, std::string>
 parse_registry(const std::string& text, const std::string& path, const std::string& plugins_dir);
 
@@ -84,7 +99,8 @@ public:
 
     /// Effective entries, sorted by name.
     const std::vector<RegistryEntry>& entries() const { return m_entries; }
-    /// Registry-level problems ("plugin registry FILE: why"), in the order found.
+    /// Registry-level problems ("plugin registry FILE: why", for a whole file or one broken
+    /// entry, which is skipped), in the order found.
     const std::vector<std::string>& problems() const { return m_problems; }
     const RegistryEntry* find(std::string_view name) const;
 

@@ -1,7 +1,7 @@
 // `sutra stats`, `sutra config` and the shared error printer.
 #include "core/config.hpp"
 #include "core/stats.hpp"
-#include "host/cli.hpp"
+#include "host/cli/cli.hpp"
 
 #include <cstdio>
 #include <exception>

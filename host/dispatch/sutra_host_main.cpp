@@ -4,8 +4,8 @@
 // SUTRA_DEBUG set, the reason goes to stderr.
 
 #include "core/posix_io.hpp"
-#include "host/hook_dispatch.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/hook_dispatch.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 
 #include <fmt/core.h>
 

@@ -1,6 +1,9 @@
 #pragma once
-// One hook call: payload in, the exact stdout bytes out. Shared by `sutra-host --adapter` and
-// `sutra doctor`. Fail open: every error yields "" (print nothing), with the reason in `why`.
+// One hook call: payload in, the exact stdout bytes out, for `sutra-host --adapter` (and the
+// tests and fuzz targets that drive a module in process). `sutra doctor` does not call it: it runs
+// the installed hook command itself through the shell (popen, host/cli/cli_install.cpp
+// run_sample), so it checks what the host will really run. Fail open: every error yields ""
+// (print nothing), with the reason in `why`.
 
 #include <cstdint>
 #include <expected>
@@ -31,8 +34,7 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
 
 /// Runs decode → (checked file read) → core::compress → encode, or returns the adapter's own
 /// answer when decode says "respond" (Claude Code's PreToolUse rewrite). Returns the bytes to
-/// print;
-/// "" means pass through, and `why` then says why (for SUTRA_DEBUG and doctor).
+/// print; "" means pass through, and `why` then says why (for SUTRA_DEBUG).
 std::string run_hook(const Plugin& plugin, std::string_view payload, std::string& why);
 
 } // namespace sutra::host

@@ -1,8 +1,10 @@
 #pragma once
-// Runs one command for `sutra exec` (and the MCP tool): spawns it with one pipe for both
-// standard output and standard error, forwards SIGINT and SIGTERM to it, and compresses its
-// output as it arrives: in memory with core::compress while it fits a window, then with the
-// streaming planner and a streaming store writer, in bounded memory.
+// The core's second entry beside core::compress: runs one command (`sutra exec`, the MCP tool
+// sutra_exec) and compresses its output as it arrives. It spawns the command with one pipe for
+// both standard output and standard error, forwards SIGINT and SIGTERM to it, and takes the
+// bytes in memory with core::compress while they fit a window, then with the streaming planner
+// (core/exec_stream.hpp) and a streaming store writer, in bounded memory. Front ends only
+// translate: they fill an ExecRequest and print or wrap the ExecResult.
 
 #include "core/config.hpp"
 #include "core/request.hpp"
@@ -14,13 +16,13 @@
 #include <string_view>
 #include <vector>
 
-namespace sutra::host {
+namespace sutra::core {
 
-struct ExecSpec {
+struct ExecRequest {
     std::vector<std::string> argv; ///< argv[0] is looked up in PATH; `--sh` passes /bin/sh -c
     std::string command;           ///< the command line as shown to the core (shape hints, stats)
-    std::optional<core::Mode> mode;
-    core::RestoreRoute route;
+    std::optional<Mode> mode;
+    RestoreRoute route;
     std::uint64_t window = 4u << 20; ///< outputs up to this size are compressed whole
     /// Past the window, binary output and diffs pass through raw (the core's rules) to this
     /// sink; when it is empty they are planned like text instead (for --json and MCP).
@@ -35,7 +37,7 @@ struct ExecSpec {
 };
 
 struct ExecElision {
-    core::Elision range;
+    Elision range;
     bool retained = true;
 };
 
@@ -56,14 +58,14 @@ struct ExecResult {
     std::vector<std::string> rules;
     std::string passthrough; ///< why the output was shown whole, when it was
     std::string note;        ///< a line for standard error (store trouble), or empty
-    bool timed_out = false;  ///< killed for running past ExecSpec::timeout_seconds
+    bool timed_out = false;  ///< killed for running past ExecRequest::timeout_seconds
 };
 
 /// Runs the command to completion. Never throws.
-ExecResult run_exec(const ExecSpec& spec, const core::Config& config) noexcept;
+ExecResult exec(const ExecRequest& request, const Config& config) noexcept;
 
 /// `[sutra: command exited with status 2]` / `[sutra: command killed by signal 9 (SIGKILL)]`,
 /// or empty for status 0.
 std::string status_line(int exit_code, int signal);
 
-} // namespace sutra::host
+} // namespace sutra::core

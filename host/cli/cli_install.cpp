@@ -1,8 +1,8 @@
 // `sutra detect|install|uninstall|doctor`: each adapter module owns its host's files; this file
 // only finds the modules, passes them the dispatcher's absolute path and prints their answers.
 
-#include "host/cli.hpp"
-#include "host/plugin_registry.hpp"
+#include "host/cli/cli.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>

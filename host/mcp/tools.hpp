@@ -1,7 +1,10 @@
 #pragma once
 // The tools `sutra mcp` serves: a fixed table, each entry with its schemas and its handler.
-// The server (host/mcp_server.cpp) speaks the protocol; this file knows only arguments and
-// results. A new tool joins by adding a row to the table in host/mcp_tools.cpp.
+// The server (host/mcp/server.cpp) speaks the protocol; this file knows only arguments and
+// results. Each tool lives in its own file (host/mcp/tool_*.cpp, declared in tool_defs.hpp);
+// a new tool joins by adding its file and a row to the table in host/mcp/tools.cpp.
+
+#include "host/mcp/arguments.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -13,8 +16,6 @@
 #include <vector>
 
 namespace sutra::host::mcp {
-
-using Json = nlohmann::ordered_json;
 
 /// Settings of one `sutra mcp` process, from its command line.
 struct ServerOptions {
@@ -67,18 +68,8 @@ bool serves(const Tool& tool, const ServerOptions& options);
 /// The tools/list entry for a tool.
 Json describe(const Tool& tool);
 
-/// Checks arguments against the subset of JSON Schema the tools use (object, properties,
-/// required, additionalProperties:false, type, enum, minimum, maximum, minLength, maxLength,
-/// pattern). Returns a message naming the argument and what it takes, or nothing when valid.
-std::optional<std::string> check_arguments(const Json& schema, const Json& arguments);
-
 /// Validates, then calls; a failure inside the tool becomes an isError result.
 ToolOutcome call_tool(const Tool& tool, const Json& arguments, const ServerOptions& options);
-
-/// sutra_exec, in mcp_exec_tool.cpp (it needs the exec engine, not the rest of the table).
-Json exec_input_schema();
-Json exec_output_schema();
-ToolOutcome call_exec(const Json& arguments, const ServerOptions& options);
 
 /// A result with one text block and isError set: a tool failure the model can act on.
 Json tool_error(std::string message);

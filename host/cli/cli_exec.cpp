@@ -1,10 +1,11 @@
 // `sutra exec`: runs a command and prints the compressed view of its output, passing its exit
-// status through. The work is in host/exec_run.cpp; this file reads options and prints.
+// status through. The work is in core/exec.cpp (core::exec); this file reads options and prints.
 
 #include "core/config.hpp"
+#include "core/exec.hpp"
 #include "core/posix_io.hpp"
-#include "host/cli.hpp"
-#include "host/exec_run.hpp"
+#include "host/cli/cli.hpp"
+#include "host/response_json.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -27,30 +28,12 @@ const char* const k_exec_usage =
     "         --max-view-bytes N (a lower ceiling on the view than the configured one),\n"
     "         --no-status-line (the host shows the exit status itself)\n";
 
-std::string json_text(const ExecResult& r) {
-    nlohmann::json out;
+std::string json_text(const core::ExecResult& r) {
+    // The CLI's form keeps its keys sorted (nlohmann::json), with the view beside them and a
+    // null signal when the command was not killed by one.
+    nlohmann::json out = exec_json(r, r.view.size());
     out["view"] = r.view;
-    out["id"] = r.id ? nlohmann::json(*r.id) : nlohmann::json(nullptr);
-    out["exit_code"] = r.exit_code;
-    out["signal"] = r.signal > 0 ? nlohmann::json(r.signal) : nlohmann::json(nullptr);
-    out["rewritten"] = r.rewritten;
-    out["original_bytes"] = r.original_bytes;
-    out["retained_bytes"] = r.retained_bytes;
-    out["view_bytes"] = r.view.size();
-    out["elisions"] = nlohmann::json::array();
-    for (const auto& e : r.elisions) {
-        nlohmann::json j;
-        j["reason"] = std::string(core::to_string(e.range.reason));
-        j["bytes"] = {e.range.begin, e.range.end};
-        j["lines"] = {e.range.first_line, e.range.last_line};
-        if (e.range.reason == core::Reason::array_items ||
-            e.range.reason == core::Reason::object_members)
-            j["items"] = e.range.items;
-        j["retained"] = e.retained;
-        out["elisions"].push_back(std::move(j));
-    }
-    out["rules"] = r.rules;
-    if (!r.rewritten) out["passthrough"] = r.passthrough;
+    if (r.signal <= 0) out["signal"] = nullptr;
     if (!r.note.empty()) out["note"] = r.note;
     // JSON cannot carry invalid UTF-8; such bytes are replaced in this form only.
     return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -59,7 +42,7 @@ std::string json_text(const ExecResult& r) {
 } // namespace
 
 int cmd_exec(const Args& args) {
-    ExecSpec spec;
+    core::ExecRequest spec;
     bool json = false;
     std::vector<std::string> keeps;
     std::optional<std::string> shell_line;
@@ -157,7 +140,7 @@ int cmd_exec(const Args& args) {
             return core::write_all(STDOUT_FILENO, bytes);
         };
 
-    const ExecResult r = run_exec(spec, *config);
+    const core::ExecResult r = core::exec(spec, *config);
     if (!r.spawned) {
         print_error("exec: " + r.spawn_error);
         return r.exit_code;
@@ -168,7 +151,7 @@ int cmd_exec(const Args& args) {
     } else if (!r.passed_raw) {
         core::write_all(STDOUT_FILENO, r.view);
     } else if (spec.status_line) {
-        const std::string line = status_line(r.exit_code, r.signal);
+        const std::string line = core::status_line(r.exit_code, r.signal);
         if (!line.empty()) std::fprintf(stderr, "sutra: %s\n", line.c_str());
     }
     return r.exit_code;

@@ -1,6 +1,7 @@
 #pragma once
 // `sutra outline`, `sutra symbol` and `sutra read` as functions from arguments to text, so the
-// CLI (host/cli_outline.cpp) and the MCP tools (host/mcp_tools.cpp) give the same answers.
+// CLI (host/cli/cli_outline.cpp) and the MCP tools (host/mcp/tool_files.cpp) give the same
+// answers.
 
 #include <cstddef>
 #include <optional>

@@ -1,11 +1,13 @@
 // sutra_exec over MCP: runs a shell line for a client without a shell tool of its own (or one
-// that wants the compressed view with its restore route), with the `sutra exec` engine. The child
-// gets /dev/null as input and a time limit, because the server answers one request at a time.
+// that wants the compressed view with its restore route), with the `sutra exec` engine
+// (core::exec). The child gets /dev/null as input and a time limit, because the server answers one
+// request at a time.
 
 #include "core/config.hpp"
+#include "core/exec.hpp"
 #include "core/utf8.hpp"
-#include "host/exec_run.hpp"
-#include "host/mcp_tools.hpp"
+#include "host/mcp/tool_defs.hpp"
+#include "host/response_json.hpp"
 
 #include <string>
 
@@ -43,12 +45,15 @@ Json exec_output_schema() {
                       {"original_bytes", Json{{"type", "integer"}}},
                       {"retained_bytes", Json{{"type", "integer"}}},
                       {"view_bytes", Json{{"type", "integer"}}},
-                      {"elisions", Json{{"type", "array"}, {"items", Json{{"type", "object"}}}}}}},
+                      {"elisions", Json{{"type", "array"}, {"items", Json{{"type", "object"}}}}},
+                      {"rewritten", Json{{"type", "boolean"}}},
+                      {"rules", Json{{"type", "array"}, {"items", Json{{"type", "string"}}}}},
+                      {"passthrough", Json{{"type", "string"}}}}},
                 {"required", {"id", "exit_code", "original_bytes", "elisions"}}};
 }
 
 ToolOutcome call_exec(const Json& args, const ServerOptions& options) {
-    ExecSpec spec;
+    core::ExecRequest spec;
     const std::string line = args["command"].get<std::string>();
     spec.argv = {"/bin/sh", "-c", line};
     spec.command = line;
@@ -60,7 +65,7 @@ ToolOutcome call_exec(const Json& args, const ServerOptions& options) {
 
     auto config = core::load_config();
     if (!config) return tool_error("sutra's configuration does not load: " + config.error());
-    const ExecResult r = run_exec(spec, *config);
+    const core::ExecResult r = core::exec(spec, *config);
     if (!r.spawned) return tool_error("the command could not be run: " + r.spawn_error);
 
     // A text block carries UTF-8 only: other bytes show as U+FFFD here, and the stored original
@@ -71,21 +76,9 @@ ToolOutcome call_exec(const Json& args, const ServerOptions& options) {
         view = Json::parse(Json(view).dump(-1, ' ', false, Json::error_handler_t::replace))
                    .get<std::string>();
 
-    Json elisions = Json::array();
-    for (const auto& e : r.elisions)
-        elisions.push_back(Json{{"reason", std::string(core::to_string(e.range.reason))},
-                                {"bytes", {e.range.begin, e.range.end}},
-                                {"lines", {e.range.first_line, e.range.last_line}},
-                                {"retained", e.retained}});
-    Json sc{{"id", r.id ? Json(*r.id) : Json(nullptr)},
-            {"exit_code", r.exit_code},
-            {"signal", r.signal},
-            {"timed_out", r.timed_out},
-            {"original_bytes", r.original_bytes},
-            {"retained_bytes", r.retained_bytes},
-            {"view_bytes", view.size()},
-            {"elisions", std::move(elisions)}};
-    Json content = Json::array({Json{{"type", "text"}, {"text", std::move(view)}}});
+    Json sc = exec_json(r, view.size());
+    sc["timed_out"] = r.timed_out;
+    Json content = Json::array({text_block(std::move(view))});
     std::string note;
     if (r.timed_out)
         note += "The command ran past " + std::to_string(spec.timeout_seconds) +
@@ -93,7 +86,7 @@ ToolOutcome call_exec(const Json& args, const ServerOptions& options) {
     if (replaced)
         note += "Bytes that are not UTF-8 show as U+FFFD; restore by id gives them exactly. ";
     if (!r.note.empty()) note += r.note;
-    if (!note.empty()) content.push_back(Json{{"type", "text"}, {"text", note}});
+    if (!note.empty()) content.push_back(text_block(std::move(note)));
     Json result{{"content", std::move(content)}, {"structuredContent", std::move(sc)}};
     if (r.exit_code != 0) result["isError"] = true;
     return result;

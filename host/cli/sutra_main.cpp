@@ -1,6 +1,6 @@
 // `sutra`: the command-line front end of the core. Dispatches to one function per subcommand.
 
-#include "host/cli.hpp"
+#include "host/cli/cli.hpp"
 
 #include <cstdio>
 #include <cstring>

@@ -4,7 +4,7 @@
 // on large files while the total equals counting the whole input at once.
 
 #include "core/tokenizer/tokenizer.hpp"
-#include "host/cli.hpp"
+#include "host/cli/cli.hpp"
 
 #include <cerrno>
 #include <cstdio>

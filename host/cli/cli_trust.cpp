@@ -3,7 +3,7 @@
 #include "core/config.hpp"
 #include "core/config_file.hpp"
 #include "core/trust.hpp"
-#include "host/cli.hpp"
+#include "host/cli/cli.hpp"
 
 #include <fmt/format.h>
 

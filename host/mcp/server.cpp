@@ -5,8 +5,8 @@
 
 #include "core/compress.hpp"
 #include "core/posix_io.hpp"
-#include "host/cli.hpp"
-#include "host/mcp_tools.hpp"
+#include "host/cli/cli.hpp"
+#include "host/mcp/tools.hpp"
 
 #include <algorithm>
 #include <cerrno>

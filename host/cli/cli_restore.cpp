@@ -5,7 +5,7 @@
 #include "core/config.hpp"
 #include "core/posix_io.hpp"
 #include "core/restore.hpp"
-#include "host/cli.hpp"
+#include "host/cli/cli.hpp"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,4 +1,8 @@
-#include "host/exec_run.hpp"
+// exec: the process side (spawn, signal forwarding, the read loop with its time limit) and
+// the Driver that takes the output chunk by chunk: whole through compress while it fits
+// the window, else through the streaming planner and store writer, with one stats record.
+
+#include "core/exec.hpp"
 
 #include "core/classify.hpp"
 #include "core/compress.hpp"
@@ -27,7 +31,7 @@
 
 extern char** environ;
 
-namespace sutra::host {
+namespace sutra::core {
 namespace {
 
 // The running child, for the signal handler: SIGINT and SIGTERM sent to sutra go to it.
@@ -54,7 +58,7 @@ struct Child {
 
 /// Starts argv[0] (searched in PATH) with stdout and stderr on one pipe, so the bytes arrive in
 /// the order the child wrote them, as a terminal would show them. Returns the errno on failure.
-std::pair<Child, int> spawn(const ExecSpec& spec) {
+std::pair<Child, int> spawn(const ExecRequest& spec) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return {{}, errno};
     posix_spawn_file_actions_t actions;
@@ -93,7 +97,7 @@ std::pair<Child, int> spawn(const ExecSpec& spec) {
 /// the streaming planner and the store writer, or raw to the sink.
 class Driver {
 public:
-    Driver(const ExecSpec& spec, const core::Config& cfg) : m_spec(spec), m_cfg(cfg) {}
+    Driver(const ExecRequest& spec, const Config& cfg) : m_spec(spec), m_cfg(cfg) {}
 
     /// False when the raw sink stopped taking bytes (stdout closed): stop reading.
     bool feed(std::string_view chunk) {
@@ -150,18 +154,18 @@ public:
 
 private:
     enum class Phase { window, raw, stream };
-    const ExecSpec& m_spec;
-    const core::Config& m_cfg;
+    const ExecRequest& m_spec;
+    const Config& m_cfg;
     Phase m_phase = Phase::window;
     std::string m_window;
     std::uint64_t m_total = 0;
     std::string m_raw_reason;
-    core::Shape m_shape = core::Shape::text;
-    std::optional<core::Store> m_store;
-    std::optional<core::StoreWriter> m_writer;
+    Shape m_shape = Shape::text;
+    std::optional<Store> m_store;
+    std::optional<StoreWriter> m_writer;
     std::string m_store_error;
-    std::unique_ptr<core::KeyMatcher> m_keys;
-    std::unique_ptr<core::StreamPlanner> m_planner;
+    std::unique_ptr<KeyMatcher> m_keys;
+    std::unique_ptr<StreamPlanner> m_planner;
     std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 
     bool go_raw(std::string reason) {
@@ -176,15 +180,15 @@ private:
     bool leave_window() {
         // The core's rules past the window too: binary output and diffs are never rewritten.
         if (m_spec.raw_sink) {
-            if (core::looks_binary(m_window)) return go_raw("binary");
-            if (core::contains_diff(m_window)) return go_raw("diff");
+            if (looks_binary(m_window)) return go_raw("binary");
+            if (contains_diff(m_window)) return go_raw("diff");
         }
-        m_shape = core::detect_shape(m_window, m_spec.command);
-        if (m_shape == core::Shape::json || m_shape == core::Shape::diff ||
-            m_shape == core::Shape::binary || m_shape == core::Shape::empty)
-            m_shape = core::Shape::text;
+        m_shape = detect_shape(m_window, m_spec.command);
+        if (m_shape == Shape::json || m_shape == Shape::diff || m_shape == Shape::binary ||
+            m_shape == Shape::empty)
+            m_shape = Shape::text;
         if (m_cfg.store_enabled) {
-            auto store = core::Store::open(core::store_options(m_cfg));
+            auto store = Store::open(store_options(m_cfg));
             if (store) {
                 auto writer = store->begin_put();
                 if (writer) {
@@ -199,12 +203,12 @@ private:
             // Fail open: without a store, nothing may be elided, so the output goes out whole.
             if (!m_writer && m_spec.raw_sink) return go_raw("store-failed: " + m_store_error);
         }
-        m_keys = std::make_unique<core::KeyMatcher>(m_cfg.keep_patterns);
+        m_keys = std::make_unique<KeyMatcher>(m_cfg.keep_patterns);
         // The exit status is not known yet: `auto` plans with the failing command's budget.
-        core::Mode mode = m_spec.mode.value_or(m_cfg.mode);
-        if (mode == core::Mode::automatic) mode = core::Mode::normal;
-        m_planner = std::make_unique<core::StreamPlanner>(
-            *m_keys, core::text_options(mode, m_cfg.max_view_bytes));
+        Mode mode = m_spec.mode.value_or(m_cfg.mode);
+        if (mode == Mode::automatic) mode = Mode::normal;
+        m_planner =
+            std::make_unique<StreamPlanner>(*m_keys, text_options(mode, m_cfg.max_view_bytes));
         m_phase = Phase::stream;
         std::string window = std::move(m_window);
         m_window = std::string();
@@ -221,7 +225,7 @@ private:
     }
 
     void finish_window(ExecResult& r) {
-        core::Request req;
+        Request req;
         req.output = m_window;
         req.tool = "exec";
         req.command = m_spec.command;
@@ -229,8 +233,8 @@ private:
         req.host = "cli";
         req.mode = m_spec.mode;
         req.route = m_spec.route;
-        const core::Response resp = core::compress(req, m_cfg);
-        r.view = std::string(core::view_of(resp, m_window));
+        const Response resp = compress(req, m_cfg);
+        r.view = std::string(view_of(resp, m_window));
         r.rewritten = resp.rewritten;
         r.id = resp.id;
         r.retained_bytes = resp.retained ? m_total : 0;
@@ -243,10 +247,10 @@ private:
 
     void finish_stream(ExecResult& r) {
         m_planner->finish();
-        core::MarkerContext ctx;
+        MarkerContext ctx;
         ctx.ttl_seconds = m_cfg.ttl_seconds;
         ctx.route = m_spec.route;
-        core::StreamRetention retention;
+        StreamRetention retention;
         if (!m_cfg.store_enabled) {
             ctx.store_disabled = true;
             retention.retained = UINT64_MAX;
@@ -277,7 +281,7 @@ private:
             retention.why_not = "the store could not be written (" + m_store_error + ")";
             r.note = "the original could not be retained: " + m_store_error;
         }
-        core::StreamView v = m_planner->render(ctx, retention);
+        StreamView v = m_planner->render(ctx, retention);
         r.view = std::move(v.view);
         r.rewritten = true;
         for (std::size_t i = 0; i < v.elisions.size(); ++i)
@@ -287,10 +291,10 @@ private:
     }
 
     void log(const ExecResult& r, const std::string& outcome, std::uint64_t bytes_out) {
-        core::RewriteRecord rec;
+        RewriteRecord rec;
         rec.host = "cli";
         rec.tool = "exec";
-        rec.shape = std::string(core::to_string(m_shape));
+        rec.shape = std::string(to_string(m_shape));
         rec.outcome = outcome;
         rec.bytes_in = m_total;
         rec.bytes_out = bytes_out;
@@ -300,7 +304,7 @@ private:
             static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
                                            std::chrono::steady_clock::now() - m_start)
                                            .count());
-        core::log_rewrite(m_cfg, rec);
+        log_rewrite(m_cfg, rec);
     }
 };
 
@@ -364,7 +368,7 @@ std::string status_line(int exit_code, int signal) {
     return fmt::format("[sutra: command exited with status {}]", exit_code);
 }
 
-ExecResult run_exec(const ExecSpec& spec, const core::Config& config) noexcept {
+ExecResult exec(const ExecRequest& spec, const Config& config) noexcept {
     try {
         if (spec.argv.empty()) {
             ExecResult r;
@@ -440,4 +444,4 @@ ExecResult run_exec(const ExecSpec& spec, const core::Config& config) noexcept {
     }
 }
 
-} // namespace sutra::host
+} // namespace sutra::core

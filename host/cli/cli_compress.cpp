@@ -3,7 +3,8 @@
 #include "core/compress.hpp"
 #include "core/config.hpp"
 #include "core/posix_io.hpp"
-#include "host/cli.hpp"
+#include "host/cli/cli.hpp"
+#include "host/response_json.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -150,26 +151,9 @@ int cmd_compress(const Args& args) {
     const std::string_view view = core::view_of(r, input);
     if (!json) return core::write_all(STDOUT_FILENO, view) ? 0 : 1;
 
-    nlohmann::json out;
+    // The CLI's form keeps its keys sorted (nlohmann::json), with the view beside them.
+    nlohmann::json out = response_json(r, view.size());
     out["view"] = std::string(view);
-    out["id"] = r.id ? nlohmann::json(*r.id) : nlohmann::json(nullptr);
-    out["retained"] = r.retained;
-    out["rewritten"] = r.rewritten;
-    out["original_bytes"] = r.original_bytes;
-    out["view_bytes"] = view.size();
-    out["shape"] = std::string(core::to_string(r.shape));
-    out["elisions"] = nlohmann::json::array();
-    for (const auto& e : r.elisions) {
-        nlohmann::json j;
-        j["reason"] = std::string(core::to_string(e.reason));
-        j["bytes"] = {e.begin, e.end};
-        j["lines"] = {e.first_line, e.last_line};
-        if (e.reason == core::Reason::array_items || e.reason == core::Reason::object_members)
-            j["items"] = e.items;
-        out["elisions"].push_back(std::move(j));
-    }
-    out["rules"] = r.rules;
-    if (!r.rewritten) out["passthrough"] = r.passthrough;
     // JSON cannot carry invalid UTF-8; such bytes are replaced in this form only.
     const std::string text =
         out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

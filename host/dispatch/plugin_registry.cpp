@@ -1,7 +1,7 @@
 // Loading adapter modules: trust checks, Boost.DLL with the throwing overloads (so the dlerror
 // text reaches the user), ABI checks before any call.
 
-#include "host/plugin_registry.hpp"
+#include "host/dispatch/plugin_registry.hpp"
 
 #include <boost/dll/shared_library.hpp>
 #include <fmt/core.h>
@@ -140,12 +140,14 @@ void PluginRegistry::read_registry(const std::string& path, const std::string& p
         m_problems.push_back(fmt::format("plugin registry {}: cannot read", path));
         return;
     }
-    auto parsed = parse_registry(text.str(), path, plugins_dir);
+    auto parsed = read_registry_file(text.str(), path, plugins_dir);
     if (!parsed) {
         m_problems.push_back("plugin registry " + parsed.error());
         return;
     }
-    for (RegistryEntry& e : *parsed) {
+    // A broken entry is reported and skipped; the file's other entries still load.
+    for (const std::string& p : parsed->problems) m_problems.push_back("plugin registry " + p);
+    for (RegistryEntry& e : parsed->entries) {
         auto same = std::find_if(m_entries.begin(), m_entries.end(),
                                  [&](const RegistryEntry& x) { return x.name == e.name; });
         if (same != m_entries.end())

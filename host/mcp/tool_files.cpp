@@ -1,0 +1,171 @@
+// sutra_outline, sutra_symbol, sutra_read: the same answers as the CLI commands
+// (host/cli/outline_commands.hpp), read only under the server's roots. A file with syntax errors
+// gives the partial answer with the warning, as an error result: never a silent "0 symbols".
+
+#include "core/utf8.hpp"
+#include "host/cli/outline_commands.hpp"
+#include "host/mcp/tool_defs.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sutra::host::mcp {
+
+namespace {
+
+Json path_schema() {
+    return Json{{"type", "string"},
+                {"minLength", 1},
+                {"maxLength", 4096},
+                {"description", "The source file, absolute or relative to the server's working "
+                                "directory."}};
+}
+
+Json language_schema() {
+    return Json{{"type", "string"},
+                {"maxLength", 32},
+                {"description",
+                 "Override the language the extension or #! line gives (python, "
+                 "javascript, typescript, tsx, rust, go, c, cpp, java, bash, json)."}};
+}
+
+ToolOutcome command_outcome(const CommandResult& r, Json structured) {
+    if (r.status != 0 && r.status != k_status_partial) return tool_error(r.err);
+    if (!core::valid_utf8(r.out))
+        return tool_error("the answer is not valid UTF-8, which an MCP text block cannot carry; "
+                          "run the same `sutra` command in a shell for the raw bytes");
+    Json content = Json::array({text_block(r.out)});
+    if (!r.err.empty()) content.push_back(text_block(r.err));
+    Json result{{"content", std::move(content)}, {"structuredContent", std::move(structured)}};
+    if (r.status == k_status_partial) result["isError"] = true;
+    return result;
+}
+
+// A host's Read deny rules do not govern these tools, so they read only under the server's
+// roots: the folder the host started it in (its project) unless --allow-read named others.
+std::optional<Json> outside_roots(const std::string& path, const ServerOptions& options) {
+    char buf[PATH_MAX];
+    if (::realpath(path.c_str(), buf) == nullptr)
+        return tool_error(fmt::format("{}: {}", path, std::strerror(errno)));
+    const std::string_view real(buf);
+    std::vector<std::string> roots = options.file_roots;
+    if (roots.empty() && ::realpath(".", buf) != nullptr) roots.emplace_back(buf);
+    for (const std::string& root : roots)
+        if (real == root || (real.starts_with(root) && (root == "/" || real[root.size()] == '/')))
+            return std::nullopt;
+    return tool_error(fmt::format(
+        "{} is outside the folders sutra's file tools may read ({}); the user can add one by "
+        "starting `sutra mcp` with --allow-read DIR",
+        path, fmt::join(roots, ", ")));
+}
+
+} // namespace
+
+Json text_output_schema() {
+    return Json{{"type", "object"},
+                {"properties", Json{{"text", Json{{"type", "string"}}}}},
+                {"required", {"text"}}};
+}
+
+Json outline_input_schema() {
+    return Json{{"type", "object"},
+                {"properties", Json{{"path", path_schema()}, {"language", language_schema()}}},
+                {"required", {"path"}},
+                {"additionalProperties", false}};
+}
+
+Json outline_output_schema() {
+    return Json{{"type", "object"},
+                {"properties",
+                 Json{{"language", Json{{"type", "string"}}},
+                      {"partial", Json{{"type", "boolean"}}},
+                      {"symbols", Json{{"type", "array"}, {"items", Json{{"type", "object"}}}}}}},
+                {"required", {"language", "partial", "symbols"}}};
+}
+
+ToolOutcome call_outline(const Json& args, const ServerOptions& options) {
+    OutlineRequest request;
+    request.path = args["path"].get<std::string>();
+    if (auto refused = outside_roots(request.path, options)) return *refused;
+    request.language = args.value("language", "");
+    const CommandResult text = run_outline(request);
+    if (text.status != 0 && text.status != k_status_partial) return tool_error(text.err);
+    request.json = true;
+    Json structured = Json::parse(run_outline(request).out, nullptr, false);
+    if (!structured.is_object()) return tool_error("the outline could not be read back");
+    return command_outcome(text, std::move(structured));
+}
+
+Json symbol_input_schema() {
+    return Json{
+        {"type", "object"},
+        {"properties",
+         Json{{"path", path_schema()},
+              {"name", Json{{"type", "string"},
+                            {"minLength", 1},
+                            {"maxLength", 512},
+                            {"description", "The symbol: a name, or qualified (Class.method)."}}},
+              {"kind", Json{{"type", "string"},
+                            {"maxLength", 32},
+                            {"description", "Only symbols of this kind (function, method, class, "
+                                            "struct, ...), as sutra_outline lists them."}}},
+              {"line", Json{{"type", "integer"},
+                            {"minimum", 1},
+                            {"maximum", k_max_safe_integer},
+                            {"description", "Only the symbol whose lines hold this one."}}},
+              {"form", Json{{"type", "string"},
+                            {"enum", {"verbatim", "compact", "signature"}},
+                            {"default", "verbatim"},
+                            {"description", "verbatim: the exact bytes. compact: function bodies "
+                                            "folded behind a comment. signature: the declaration "
+                                            "only."}}},
+              {"language", language_schema()}}},
+        {"required", {"path", "name"}},
+        {"additionalProperties", false}};
+}
+
+ToolOutcome call_symbol(const Json& args, const ServerOptions& options) {
+    SymbolRequest request;
+    request.path = args["path"].get<std::string>();
+    if (auto refused = outside_roots(request.path, options)) return *refused;
+    request.name = args["name"].get<std::string>();
+    request.kind = args.value("kind", "");
+    if (args.contains("line")) request.line = get_u64(args["line"]);
+    const std::string form = args.value("form", "verbatim");
+    if (form == "compact") request.form = SymbolRequest::Form::compact;
+    if (form == "signature") request.form = SymbolRequest::Form::signature;
+    request.language = args.value("language", "");
+    const CommandResult r = run_symbol(request);
+    return command_outcome(r, Json{{"text", r.out}});
+}
+
+Json read_input_schema() {
+    return Json{
+        {"type", "object"},
+        {"properties",
+         Json{{"path", path_schema()},
+              {"lines", Json{{"type", "string"},
+                             {"maxLength", 1024},
+                             {"pattern", "^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$"},
+                             {"description", "A-B[,C-D...]: one-based, inclusive line ranges."}}}}},
+        {"required", {"path", "lines"}},
+        {"additionalProperties", false}};
+}
+
+ToolOutcome call_read(const Json& args, const ServerOptions& options) {
+    if (auto refused = outside_roots(args["path"].get<std::string>(), options)) return *refused;
+    const CommandResult r =
+        run_read(args["path"].get<std::string>(), args["lines"].get<std::string>());
+    return command_outcome(r, Json{{"text", r.out}});
+}
+
+} // namespace sutra::host::mcp
