@@ -112,6 +112,7 @@ Response run(const Request& req, const Config& cfg) {
         } else {
             TextOptions to = text_options(mode, cfg.max_view_bytes);
             to.measure = measure;
+            to.folds = !shows_file_contents(req.command);
             plan = rewrite_text(in, lines, r.shape, keys, to);
         }
     }

@@ -2,30 +2,31 @@
 // Effective settings: built-in defaults, then the user's TOML file, then SUTRA_* variables.
 // Each value remembers where it came from so `sutra config` can say so.
 
+#include "core/request.hpp"
+#include "core/trust.hpp"
+
 #include <cstdint>
 #include <expected>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "core/request.hpp"
-#include "core/trust.hpp"
-
 namespace sutra::core {
 
 struct Config {
     // [compress]
     Mode mode = Mode::automatic;
-    std::uint64_t min_bytes = 2048;       ///< smaller results pass through unchanged
-    std::uint64_t min_lines = 20;         ///< … and so do results with fewer lines (when not huge)
-    std::uint64_t max_view_bytes = 65536; ///< hard ceiling on every view
+    std::uint64_t min_bytes = 8192; ///< smaller results pass through unchanged
+    std::uint64_t min_lines = 20;   ///< … and so do results with fewer lines (when not huge)
+    std::uint64_t max_view_bytes = 65536;       ///< hard ceiling on every view
     std::uint64_t max_input_bytes = 1ull << 30; ///< larger inputs pass through unchanged
-    std::uint32_t min_saving_percent = 10; ///< a view must be at least this much smaller
+    std::uint32_t min_saving_percent = 10;      ///< a view must be at least this much smaller
     std::vector<std::string> keep_patterns; ///< extra key-line words (case-insensitive literals)
 
     // [store]
     bool store_enabled = true;
-    std::string store_dir; ///< empty: $SUTRA_HOME, else $XDG_STATE_HOME/sutra, else ~/.local/state/sutra
+    std::string
+        store_dir; ///< empty: $SUTRA_HOME, else $XDG_STATE_HOME/sutra, else ~/.local/state/sutra
     std::uint64_t max_entry_bytes = 32ull << 20;
     std::uint64_t max_total_bytes = 128ull << 20;
     std::uint64_t max_entries = 2000;
@@ -60,10 +61,9 @@ std::expected<Config, std::string> load_config();
 
 /// As load_config, but from explicit text (tests) with `path` used in messages, and with
 /// `env` consulted instead of the process environment.
-std::expected<Config, std::string>
-load_config_from(const std::string& toml_text,
-                 const std::string& path,
-                 const std::map<std::string, std::string>& env);
+std::expected<Config, std::string> load_config_from(const std::string& toml_text,
+                                                    const std::string& path,
+                                                    const std::map<std::string, std::string>& env);
 
 /// As load_config, with an explicit working directory (where the project file is looked for)
 /// and environment. Layers: defaults, the user's file, a trusted project file, the environment.

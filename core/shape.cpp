@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <string>
+#include <vector>
 
 namespace sutra::core {
 namespace {
@@ -196,6 +198,73 @@ Shape detect_shape(std::string_view s, std::string_view command) {
     if (build > 0) return Shape::build_log;
     if (trace > 0) return Shape::traceback;
     return Shape::text;
+}
+
+namespace {
+
+// Extensions of files whose every line is meant: code and configuration, not logs or data.
+constexpr std::string_view k_source_extensions[] = {
+    ".c",      ".h",     ".cc",    ".cpp", ".cxx",  ".hpp", ".hh",     ".py",    ".js",    ".mjs",
+    ".cjs",    ".ts",    ".tsx",   ".jsx", ".go",   ".rs",  ".java",   ".kt",    ".rb",    ".php",
+    ".cs",     ".swift", ".scala", ".sh",  ".bash", ".zsh", ".lua",    ".pl",    ".sql",   ".toml",
+    ".yaml",   ".yml",   ".ini",   ".cfg", ".conf", ".md",  ".rst",    ".txt",   ".cmake", ".mk",
+    ".gradle", ".xml",   ".html",  ".css", ".scss", ".vue", ".svelte", ".proto", ".tf",    ".nix"};
+
+constexpr std::string_view k_file_printers[] = {"cat",    "head", "tail", "sed",  "bat",
+                                                "batcat", "nl",   "tac",  "less", "more"};
+
+bool is_source_path(std::string_view word) {
+    const auto slash = word.rfind('/');
+    const std::string_view name = slash == std::string_view::npos ? word : word.substr(slash + 1);
+    if (name == "Makefile" || name == "Dockerfile" || name == "CMakeLists.txt") return true;
+    const auto dot = name.rfind('.');
+    if (dot == std::string_view::npos || dot == 0) return false;
+    std::string ext;
+    for (char c : name.substr(dot)) ext += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    for (std::string_view e : k_source_extensions)
+        if (ext == e) return true;
+    return false;
+}
+
+} // namespace
+
+bool shows_file_contents(std::string_view command) {
+    // The words of a plain command line: one program, its options and file names. Anything
+    // with a pipe, a list or a substitution may mix other output in, and is not one file.
+    if (command.find_first_of("|;&$`<>(") != std::string_view::npos) return false;
+    std::vector<std::string_view> words;
+    std::size_t i = 0;
+    while (i < command.size()) {
+        while (i < command.size() && (command[i] == ' ' || command[i] == '\t')) ++i;
+        const std::size_t start = i;
+        while (i < command.size() && command[i] != ' ' && command[i] != '\t') ++i;
+        if (i > start) words.push_back(command.substr(start, i - start));
+    }
+    if (words.empty()) return false;
+    std::string_view program = words[0];
+    if (const auto slash = program.rfind('/'); slash != std::string_view::npos)
+        program = program.substr(slash + 1);
+    bool printer = false;
+    for (std::string_view p : k_file_printers) printer = printer || program == p;
+    if (!printer) return false;
+    bool any = false;
+    for (std::size_t k = 1; k < words.size(); ++k) {
+        std::string_view w = words[k];
+        if (w.starts_with('-') || (program == "sed" && k == 2 && words[1] == "-n")) continue;
+        if (w.size() >= 2 && (w.front() == '\'' || w.front() == '"') && w.back() == w.front())
+            w = w.substr(1, w.size() - 2);
+        if (!is_source_path(w)) {
+            if (program == "sed" && (w.ends_with('p') || w.ends_with("p'"))) continue;
+            if (program == "head" || program == "tail") {
+                bool digits = !w.empty();
+                for (char c : w) digits = digits && c >= '0' && c <= '9';
+                if (digits) continue; // the count after -n
+            }
+            return false;
+        }
+        any = true;
+    }
+    return any;
 }
 
 } // namespace sutra::core

@@ -22,4 +22,8 @@ inline constexpr std::size_t k_json_after_text_lines = 64;
 /// The shape of the bytes. `command` may tip a tie between log kinds, never more.
 Shape detect_shape(std::string_view bytes, std::string_view command = {});
 
+/// True when `command` prints a source or configuration file as it is (`cat src/a.py`,
+/// `head -n 80 x.cpp`, `sed -n 1,40p config.toml`): its lines are never folded as similar.
+bool shows_file_contents(std::string_view command);
+
 } // namespace sutra::core

@@ -123,6 +123,7 @@ public:
           m_n(lines.count()) {}
 
     Plan plan() {
+        m_use_folds = m_opt.folds;
         clean();
         classify();
         find_folds();

@@ -1,12 +1,12 @@
 #pragma once
 // The line-based rewrite for logs, test runs, builds, tracebacks and plain text.
 
-#include <cstdint>
-#include <string_view>
-
 #include "core/classify.hpp"
 #include "core/lines.hpp"
 #include "core/marker.hpp"
+
+#include <cstdint>
+#include <string_view>
 
 namespace sutra::core {
 
@@ -19,7 +19,10 @@ struct TextOptions {
     std::size_t head_lines = 5;        ///< always kept at the start …
     std::size_t tail_lines = 10;       ///< … and at the end, where the verdict is
     std::size_t max_line_bytes = 2048; ///< longer lines lose their middle
-    MarkerContext measure;             ///< placeholder context for measuring markers
+    /// Runs of repeated or similar lines fold. Off for a file's own contents (source code,
+    /// configuration): similar lines of code are each meant, and only a large middle is elided.
+    bool folds = true;
+    MarkerContext measure; ///< placeholder context for measuring markers
 };
 
 /// The options for an effective mode (never Mode::automatic) under a hard ceiling.

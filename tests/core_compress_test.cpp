@@ -2,6 +2,7 @@
 
 #include "bench/inputs.hpp"
 #include "core/compress.hpp"
+#include "core/shape.hpp"
 #include "core/store.hpp"
 #include "tests/test_util.hpp"
 
@@ -288,4 +289,59 @@ TEST(Compress, NamespacesAreSeparateStores) {
 }
 
 } // namespace
+
+// Small outputs pass through byte for byte: an agent that runs `cat` on a 6 KB file or a short
+// `git log` reads all of it (issue 15, item 9).
+TEST(Compress, OutputsUnderEightKiBPassThroughWhole) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::string source;
+    for (int i = 0; source.size() < 6000; ++i)
+        source += "    total_" + std::to_string(i) + " = compute(values[" + std::to_string(i) +
+                  "], weight)\n";
+    Request req;
+    req.output = source;
+    req.command = "cat src/big.py";
+    const Response r = compress(req, c);
+    EXPECT_FALSE(r.rewritten) << r.view;
+    EXPECT_EQ(r.passthrough, "small");
+}
+
+// A file's own contents (code, configuration) is never folded as "similar lines": each line
+// of code is meant. Only an oversized middle may go, and it restores exactly.
+TEST(Compress, AFileShownByCatIsNeverFoldedAsSimilarLines) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::string source;
+    for (int i = 0; i < 1200; ++i)
+        source += "    total_" + std::to_string(i) + " = compute(values[" + std::to_string(i) +
+                  "], weight)\n";
+    for (const char* command : {"cat src/big.py", "head -n 2000 src/big.py",
+                                "sed -n 1,2000p src/big.py", "/bin/cat ./a/b/config.toml"}) {
+        Request req;
+        req.output = source;
+        req.command = command;
+        const Response r = compress(req, c);
+        for (const auto& e : r.elisions) EXPECT_NE(e.reason, Reason::similar_lines) << command;
+        EXPECT_EQ(r.view.find("similar lines"), std::string::npos) << command;
+    }
+    // The same lines from a program's own output still fold.
+    Request log;
+    log.output = source;
+    log.command = "python3 run.py";
+    const Response folded = compress(log, c);
+    EXPECT_NE(folded.view.find("similar lines"), std::string::npos);
+}
+
+TEST(Shape, ShowsFileContentsKnowsFilePrintersAndSourceFiles) {
+    for (const char* yes : {"cat src/a.py", "cat -n x.cpp", "head -n 40 lib/x.ts", "tail -20 a.go",
+                            "sed -n 10,80p src/main.rs", "sed -n '10,80p' Makefile",
+                            "bat config.toml", "cat a.h b.h", "/usr/bin/cat CMakeLists.txt"})
+        EXPECT_TRUE(shows_file_contents(yes)) << yes;
+    for (const char* no :
+         {"cat build.log", "cat a.py | grep x", "python3 a.py", "tail -f server.out",
+          "cat a.py && make", "cat $(ls)", "grep -rn x .", "head -n 40 data.csv", ""})
+        EXPECT_FALSE(shows_file_contents(no)) << no;
+}
+
 } // namespace sutra::core

@@ -109,6 +109,36 @@ Level reference_level(std::string_view line, const std::vector<std::string>& ext
     return best;
 }
 
+// Words inside flags, paths and identifiers name no failure; the same words standing alone,
+// and verdict lines, do (issue 15, item 7). The lines are taken from the real corpus
+// (tests/data/real/).
+TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
+    const KeyMatcher keys;
+    for (const char* plain : {
+             "/usr/bin/c++ -Wall -Werror -Wno-error=dangling-else -c src/part_15.cpp",
+             "-- Installing: /usr/include/errors.h",
+             "[ 40%] Building CXX object src/error/CMakeFiles/x.dir/handler.cpp.o",
+             "    self.on_error = callback",
+             "  --fail-fast  stop at the first broken test",
+             "      at com.example.ErrorHandler.handle(ErrorHandler.java:42)",
+             "compiling error_code.cpp",
+         })
+        EXPECT_NE(keys.level(plain), Level::critical) << plain;
+    for (const char* critical : {
+             "src/a.c:12:5: error: expected ';' before '}' token",
+             "lib/x.js(16,28): error TS7016: Could not find a declaration file",
+             "FAILED tests/test_api.py::test_error_path - AssertionError",
+             "make: *** [Makefile:12: all] Error 2",
+             "java.lang.NullPointerException: name is null",
+             "error[E0425]: cannot find value `x` in this scope",
+             "[pid  1611] +++ exited with 1 +++",
+             "-- Build files have been written to: /tmp/build",
+             "2 upgraded, 133 newly installed, 0 to remove and 139 not upgraded.",
+             "Fetched 5568 kB in 1s (4214 kB/s)",
+         })
+        EXPECT_EQ(keys.level(critical), Level::critical) << critical;
+}
+
 // The matcher tests every other byte pair; a word at any offset, in any case, next to any
 // bytes, must still be found, with or without a two-byte custom word (which forces every pair).
 TEST(Classify, KeyLevelsMatchAPlainSearchOverRandomLines) {

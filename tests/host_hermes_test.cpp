@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string test_log(int lines = 400) {
+std::string test_log(int lines = 800) {
     std::string out;
     for (int i = 0; i < lines; ++i) out += "test_case_" + std::to_string(i % 9) + " ... ok\n";
     return out + "FAILED test_the_one_that_matters\n";

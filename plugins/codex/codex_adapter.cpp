@@ -215,7 +215,7 @@ struct Adapter {
         return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
             std::string out;
-            for (int i = 1; i <= 400; ++i)
+            for (int i = 1; i <= 800; ++i)
                 out += "test_case_" + std::to_string(i % 9) + " ... ok\n";
             out += "FAILED test_sample: assertion failed\n";
             d["sample_payload"] = common::ojson{{"session_id", "sutra-doctor"},
