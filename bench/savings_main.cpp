@@ -95,13 +95,6 @@ std::optional<std::size_t> count(std::string_view s, tok::Encoding e = tok::Enco
     return n ? std::optional<std::size_t>(*n) : std::nullopt;
 }
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 std::string temp_dir() {
     char tmpl[] = "/tmp/sutra-savings-XXXXXX";
     if (!::mkdtemp(tmpl)) std::exit(1);
@@ -117,21 +110,14 @@ std::vector<Case> load_corpus(const fs::path& dir) {
         if (e.path().extension() == ".out") outs.push_back(e.path());
     std::sort(outs.begin(), outs.end());
     for (const auto& p : outs) {
+        const bench::CorpusCase loaded = bench::load_corpus_case(p.string());
         Case c;
         c.name = p.stem().string();
-        c.text = read_file(p);
-        std::istringstream meta(read_file(fs::path(p).replace_extension(".meta")));
-        for (std::string line; std::getline(meta, line);) {
-            if (line.starts_with("exit="))
-                c.exit_code = std::atoi(line.c_str() + 5);
-            else if (line.starts_with("command="))
-                c.command = line.substr(8);
-            else if (line == "diff=1")
-                c.is_diff = true;
-        }
-        std::istringstream keep(read_file(fs::path(p).replace_extension(".keep")));
-        for (std::string line; std::getline(keep, line);)
-            if (!line.empty()) c.must_keep.push_back(line);
+        c.text = loaded.text;
+        c.command = loaded.command;
+        c.exit_code = loaded.exit_code;
+        c.is_diff = loaded.is_diff;
+        c.must_keep = loaded.keep;
         out.push_back(std::move(c));
     }
     return out;

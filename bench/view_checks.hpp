@@ -9,7 +9,11 @@
 #include "core/store.hpp"
 
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +21,39 @@
 namespace sutra::bench {
 
 /// The ANSI-free text the must-keep lines are looked up in (CSI and OSC sequences removed).
+/// One corpus case as bench/corpus/make_corpus.sh writes it: NAME.out (the output), NAME.meta
+/// (exit=, command=, diff=1) and NAME.keep (the must-keep lines).
+struct CorpusCase {
+    std::string text, command;
+    int exit_code = 0;
+    bool is_diff = false;
+    std::vector<std::string> keep;
+};
+
+/// Reads the case whose output is `out_path` (NAME.out); missing files read as empty.
+inline CorpusCase load_corpus_case(const std::string& out_path) {
+    auto slurp = [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string stem = out_path.substr(0, out_path.size() - 4); // less ".out"
+    CorpusCase c;
+    c.text = slurp(out_path);
+    std::istringstream meta(slurp(stem + ".meta"));
+    for (std::string line; std::getline(meta, line);) {
+        if (line.starts_with("exit="))
+            c.exit_code = std::atoi(line.c_str() + 5);
+        else if (line.starts_with("command="))
+            c.command = line.substr(8);
+        else if (line == "diff=1")
+            c.is_diff = true;
+    }
+    std::istringstream keep(slurp(stem + ".keep"));
+    for (std::string line; std::getline(keep, line);)
+        if (!line.empty()) c.keep.push_back(line);
+    return c;
+}
+
 inline std::string strip_escapes(std::string_view s) {
     std::string out;
     out.reserve(s.size());

@@ -211,7 +211,8 @@ bool is_letter(unsigned char c) {
 // A key word inside a flag, a path or an identifier names no failure (`-Wno-error=x`, `-Werror`,
 // `--fail-fast`, `src/error/`, `include/errors.h`, `on_error`, `error_code`): the token around
 // it (up to blanks, quotes, brackets and commas) starts with a dash, holds a slash, or joins the
-// word to another with an underscore, or the word (with its trailing letters) is a file's stem.
+// word to another with an underscore (unless a colon follows, as after an error code), or the
+// word (with its trailing letters) is a file's stem.
 bool KeyMatcher::inside_name(const unsigned char* s,
                              std::size_t n,
                              std::size_t p,
@@ -223,9 +224,10 @@ bool KeyMatcher::inside_name(const unsigned char* s,
     if (s[a] == '-' && a + 1 < b && (is_letter(s[a + 1]) || s[a + 1] == '-')) return true;
     for (std::size_t i = a; i < b; ++i)
         if (s[i] == '/') return true;
-    if (p > a && s[p - 1] == '_') return true;
     std::size_t e = p + len;
     while (e < b && is_letter(s[e])) ++e;
+    if (e < b && s[e] == ':') return false; // a label: `quota_exceeded: …`, `E_FAIL:`
+    if (p > a && s[p - 1] == '_') return true;
     if (e < b && s[e] == '_') return true;
     return e + 1 < b && s[e] == '.' && is_letter(s[e + 1]);
 }

@@ -81,9 +81,10 @@ bool reference_inside_name(const std::string& s, std::size_t p, std::size_t len)
     auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
     if (token.size() > 1 && token[0] == '-' && (letter(token[1]) || token[1] == '-')) return true;
     if (token.find('/') != std::string::npos) return true;
-    if (at > 0 && token[at - 1] == '_') return true;
     std::size_t e = at + len;
     while (e < token.size() && letter(token[e])) ++e;
+    if (e < token.size() && token[e] == ':') return false;
+    if (at > 0 && token[at - 1] == '_') return true;
     if (e < token.size() && token[e] == '_') return true;
     return e + 1 < token.size() && token[e] == '.' && letter(token[e + 1]);
 }
@@ -135,6 +136,7 @@ TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
              "-- Build files have been written to: /tmp/build",
              "2 upgraded, 133 newly installed, 0 to remove and 139 not upgraded.",
              "Fetched 5568 kB in 1s (4214 kB/s)",
+             "quota_exceeded: tenant t-9932 over plan by 17 percent",
          })
         EXPECT_EQ(keys.level(critical), Level::critical) << critical;
 }

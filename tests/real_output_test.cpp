@@ -52,29 +52,10 @@ std::vector<std::string> case_names() {
     return names;
 }
 
-struct RealCase {
-    std::string text, command;
-    int exit_code = 0;
-    bool is_diff = false;
-    std::vector<std::string> keep;
-};
+using RealCase = bench::CorpusCase;
 
 RealCase load(const std::string& name) {
-    RealCase c;
-    c.text = test::read_file((k_dir / (name + ".out")).string());
-    std::istringstream meta(test::read_file((k_dir / (name + ".meta")).string()));
-    for (std::string line; std::getline(meta, line);) {
-        if (line.starts_with("exit="))
-            c.exit_code = std::atoi(line.c_str() + 5);
-        else if (line.starts_with("command="))
-            c.command = line.substr(8);
-        else if (line == "diff=1")
-            c.is_diff = true;
-    }
-    std::istringstream keep(test::read_file((k_dir / (name + ".keep")).string()));
-    for (std::string line; std::getline(keep, line);)
-        if (!line.empty()) c.keep.push_back(line);
-    return c;
+    return bench::load_corpus_case((k_dir / (name + ".out")).string());
 }
 
 class RealOutput : public ::testing::TestWithParam<std::string> {};
