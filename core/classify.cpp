@@ -1,3 +1,8 @@
+// Line classification, the hot loop of every rewrite: the key-word levels (which lines are
+// critical or notable, with the flag/path/identifier rule), the shape signatures that decide what
+// folds, and the location and continuation tests. One file because all three share the same
+// word-at-a-time byte helpers and are tuned together (docs/benchmark.md, "Speed and memory").
+
 #include "core/classify.hpp"
 
 #include <array>

@@ -19,6 +19,10 @@
 // Strictness beyond the grammar: escaped lone surrogates (\uD800 without its pair) are rejected,
 // like invalid UTF-8, because they encode no text and common parsers refuse them, and a view must
 // parse wherever its original did. A byte-order mark is not whitespace and is rejected too.
+//
+// It stays one file, over a thousand lines, because the scanner, the flat tree and the tightening
+// steps share one array and its invariants (spans, sibling links, kinds); split, each part would
+// have to re-state them.
 
 #include "core/json_rewrite.hpp"
 
