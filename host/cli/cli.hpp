@@ -36,6 +36,10 @@ int cmd_read(const Args& args);
 /// Prints `sutra: error: MESSAGE` to stderr.
 void print_error(const std::string& message);
 
+/// FILE opened for reading, or standard input for "" and "-"; -1 (the error printed) when it
+/// cannot be opened.
+int open_input(const std::string& file);
+
 /// What a view-shaping option did with args[i].
 enum class OptionRead { not_mine, read, bad };
 

@@ -123,14 +123,8 @@ int cmd_compress(const Args& args) {
         return 2;
     }
 
-    int fd = STDIN_FILENO;
-    if (!file.empty() && file != "-") {
-        fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            print_error(file + ": " + std::strerror(errno));
-            return 1;
-        }
-    }
+    const int fd = open_input(file);
+    if (fd < 0) return 1;
     std::string input;
     bool more = false;
     if (!read_bounded(fd, config->max_input_bytes, input, more)) {

@@ -3,8 +3,12 @@
 #include "core/stats.hpp"
 #include "host/cli/cli.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace sutra::host {
 
@@ -19,6 +23,13 @@ void write_stdout(const std::string& text) {
 }
 
 } // namespace
+
+int open_input(const std::string& file) {
+    if (file.empty() || file == "-") return STDIN_FILENO;
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) print_error(file + ": " + std::strerror(errno));
+    return fd;
+}
 
 void print_error(const std::string& message) {
     std::string line = "sutra: error: " + message + "\n";

@@ -70,14 +70,8 @@ int cmd_tokens(const Args& args) {
         return 2;
     }
 
-    int fd = STDIN_FILENO;
-    if (!file.empty() && file != "-") {
-        fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            print_error(file + ": " + std::strerror(errno));
-            return 1;
-        }
-    }
+    const int fd = open_input(file);
+    if (fd < 0) return 1;
     std::string pending;
     std::size_t scanned = 0; // pending[0, scanned) is known to hold no cut
     std::size_t total = 0;
