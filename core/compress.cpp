@@ -10,12 +10,17 @@
 #include "core/text_rewrite.hpp"
 #include "core/tokenizer/tokenizer.hpp"
 
+#include <fmt/core.h>
+
 #include <chrono>
 #include <exception>
 #include <optional>
 
 namespace sutra::core {
 namespace {
+
+// The smallest budget for the lines a text view shows for their own sake (concise mode's).
+constexpr std::uint64_t k_min_budget = 2048;
 
 // JSON views aim for these sizes; markers inside strings make them a little larger.
 std::uint64_t json_target(Mode mode, std::uint64_t ceiling) {
@@ -48,8 +53,6 @@ Response run(const Request& req, const Config& cfg) {
     r.original_bytes = in.size();
 
     if (in.size() > cfg.max_input_bytes) return pass(std::move(r), "too-large");
-    if (cfg.store_enabled && in.size() > cfg.max_entry_bytes)
-        return pass(std::move(r), "too-large-to-retain");
     if (!req.store_namespace.empty() && !valid_namespace(req.store_namespace))
         return pass(std::move(r), "bad-namespace");
 
@@ -77,6 +80,17 @@ Response run(const Request& req, const Config& cfg) {
     measure.route = req.route;
     if (measure.route.kind == RestoreRoute::Kind::cli)
         measure.route.store_namespace = req.store_namespace;
+    // An output past the store's per-entry quota still gets a bounded view: the store takes
+    // its first max_entry_bytes, and markers past that say they are not retained.
+    const std::uint64_t retain =
+        cfg.store_enabled ? std::min<std::uint64_t>(in.size(), cfg.max_entry_bytes) : 0;
+    if (cfg.store_enabled && retain < in.size()) {
+        measure.retained_end = retain;
+        measure.not_retained_why = fmt::format(
+            "past the store's per-entry quota of {} bytes (the id holds bytes 0-{} of this "
+            "output)",
+            cfg.max_entry_bytes, retain);
+    }
 
     // Building a matcher costs more than compressing a small result: keep the last one.
     thread_local std::vector<std::string> cached_patterns;
@@ -111,6 +125,10 @@ Response run(const Request& req, const Config& cfg) {
             plan = std::move(*json);
         } else {
             TextOptions to = text_options(mode, cfg.max_view_bytes);
+            // The lines shown for their own sake (head, tail, notes) stay a small share of the
+            // output: critical lines come on top, so a 20 KB compiler error is not half kept.
+            to.budget_bytes = std::min<std::uint64_t>(
+                to.budget_bytes, std::max<std::uint64_t>(k_min_budget, in.size() / 5));
             to.measure = measure;
             to.folds = !shows_file_contents(req.command);
             plan = rewrite_text(in, lines, r.shape, keys, to);
@@ -129,11 +147,12 @@ Response run(const Request& req, const Config& cfg) {
     if (cfg.store_enabled) {
         auto store = Store::open(store_options(cfg, req.store_namespace));
         if (!store) return pass(std::move(r), "store-failed: " + store.error().message);
-        auto id = store->put(in);
+        auto id = store->put(in.substr(0, retain));
         if (!id) return pass(std::move(r), "store-failed: " + id.error().message);
         ctx.id = *id;
         r.id = *id;
-        r.retained = true;
+        r.retained = retain == in.size();
+        r.retained_bytes = retain;
     } else {
         ctx.store_disabled = true;
     }

@@ -592,9 +592,14 @@ private:
         return e;
     }
 
-    // Escaped length of the marker this elision would render as.
+    // Escaped length of the marker this elision would render as: the first marker of a view is
+    // spelled in full (with the note on later markers), every later one in its short form
+    // (core/marker.hpp).
     std::size_t marker_size(const Elision& e) const {
-        return json_escape(marker_text(e, measure_)).size();
+        if (plan_.elisions.empty())
+            return json_escape(marker_text(e, measure_)).size() +
+                   std::string_view(k_later_markers_note).size();
+        return json_escape(short_marker_text(e, measure_)).size();
     }
 
     void newline(std::size_t depth) {

@@ -34,6 +34,7 @@ std::string what(const Elision& e) {
     case Reason::similar_lines:
         return fmt::format("{} similar lines elided", lines);
     case Reason::large_output:
+        if (e.keys > 0) return fmt::format("{} lines elided, {} with errors", lines, e.keys);
         return fmt::format("{} lines elided", lines);
     case Reason::long_line:
         return fmt::format("{} bytes of line {} elided", e.end - e.begin, e.first_line);
@@ -82,6 +83,10 @@ std::string restore_call(const Elision& e, const MarkerContext& c) {
     return spell_restore(c.route, call);
 }
 
+bool range_retained(const Elision& e, const MarkerContext& c) {
+    return (c.id || !c.store_disabled) && e.end <= c.retained_end;
+}
+
 std::string marker_text(const Elision& e, const MarkerContext& c) {
     std::string where;
     if (e.first_line > 0 && e.last_line > e.first_line)
@@ -91,9 +96,11 @@ std::string marker_text(const Elision& e, const MarkerContext& c) {
     else
         where = fmt::format("bytes {}-{}", e.begin, e.end);
     std::string tail;
-    if (c.id || !c.store_disabled) {
+    if (range_retained(e, c)) {
         tail =
             fmt::format("retained {}; restore: {}", format_ttl(c.ttl_seconds), restore_call(e, c));
+    } else if (c.id || !c.store_disabled) {
+        tail = "not retained: " + c.not_retained_why;
     } else {
         tail = "not retained (store off); re-run the command narrower to see them";
     }
@@ -101,10 +108,13 @@ std::string marker_text(const Elision& e, const MarkerContext& c) {
 }
 
 std::string short_marker_text(const Elision& e, const MarkerContext& c) {
-    if (!c.id && c.store_disabled) return marker_text(e, c);
+    if (!range_retained(e, c)) return marker_text(e, c);
     const std::string range = by_lines(e) ? fmt::format("lines {}-{}", e.first_line, e.last_line)
                                           : fmt::format("bytes {}-{}", e.begin, e.end);
-    if (e.reason == Reason::large_output) return fmt::format("[sutra: {}]", range);
+    if (e.reason == Reason::large_output) {
+        if (e.keys > 0) return fmt::format("[sutra: {}, {} with errors]", range, e.keys);
+        return fmt::format("[sutra: {}]", range);
+    }
     if (e.reason == Reason::similar_lines)
         return fmt::format("[sutra: {} similar lines, {}]", e.last_line - e.first_line + 1, range);
     return fmt::format("[sutra: {}, {}]", what(e), range);
@@ -117,19 +127,37 @@ std::string with_later_note(std::string full) {
     return full;
 }
 
+// Chooses each text marker's form: the first retained one spells the restore call (and, when
+// more retained ones follow, says how they read); later retained ones name only their range; a
+// range that is not retained always says so in full.
+class TextMarkerForms {
+public:
+    TextMarkerForms(std::size_t retained_markers, const MarkerContext& context)
+        : m_retained(retained_markers), m_context(context) {}
+
+    std::string next(const Elision& e) {
+        if (!range_retained(e, m_context)) return marker_text(e, m_context);
+        if (m_anchored) return short_marker_text(e, m_context);
+        m_anchored = true;
+        std::string full = marker_text(e, m_context);
+        return m_retained > 1 ? with_later_note(std::move(full)) : full;
+    }
+
+private:
+    std::size_t m_retained;
+    const MarkerContext& m_context;
+    bool m_anchored = false;
+};
+
 } // namespace
 
 std::vector<std::string> text_marker_texts(const std::vector<Elision>& elisions,
                                            const MarkerContext& context) {
+    std::size_t retained = 0;
+    for (const auto& e : elisions) retained += range_retained(e, context) ? 1 : 0;
+    TextMarkerForms forms(retained, context);
     std::vector<std::string> out;
-    for (std::size_t i = 0; i < elisions.size(); ++i) {
-        if (i > 0)
-            out.push_back(short_marker_text(elisions[i], context));
-        else if (elisions.size() > 1 && (context.id || !context.store_disabled))
-            out.push_back(with_later_note(marker_text(elisions[i], context)));
-        else
-            out.push_back(marker_text(elisions[i], context));
-    }
+    for (const auto& e : elisions) out.push_back(forms.next(e));
     return out;
 }
 
@@ -142,6 +170,10 @@ std::string cleanup_note(const MarkerContext& c, std::string_view what) {
     RestoreCall full;
     full.id = id;
     const std::string call = spell_restore(c.route, full);
+    if (c.retained_end != UINT64_MAX)
+        return fmt::format("[sutra: {} removed from the lines shown; bytes 0-{} retained {}; "
+                           "restore: {}]",
+                           what, c.retained_end, format_ttl(c.ttl_seconds), call);
     return fmt::format("[sutra: {} removed from the lines shown; retained {}; restore: {}]", what,
                        format_ttl(c.ttl_seconds), call);
 }
@@ -165,15 +197,16 @@ std::string json_escape(std::string_view text) {
 
 std::string render(const Plan& plan, const MarkerContext& context) {
     std::size_t size = 0;
-    std::size_t text_markers = 0;
+    std::size_t retained_text_markers = 0;
     for (const auto& p : plan.pieces) {
         size += p.text.size() + (p.elision >= 0 ? 200 : 0);
-        if (p.elision >= 0 && p.json == Piece::Json::none) ++text_markers;
+        if (p.elision >= 0 &&
+            range_retained(plan.elisions[static_cast<std::size_t>(p.elision)], context))
+            ++retained_text_markers;
     }
     std::string out;
     out.reserve(size);
-    std::size_t text_marker = 0;
-    const bool retained = context.id || !context.store_disabled;
+    TextMarkerForms forms(retained_text_markers, context);
     for (const auto& p : plan.pieces) {
         if (p.elision == k_cleanup_note) {
             out += cleanup_note(context, p.text);
@@ -185,15 +218,7 @@ std::string render(const Plan& plan, const MarkerContext& context) {
             continue;
         }
         const Elision& e = plan.elisions[static_cast<std::size_t>(p.elision)];
-        std::string m;
-        if (p.json != Piece::Json::none)
-            m = marker_text(e, context);
-        else if (text_marker++ > 0)
-            m = short_marker_text(e, context);
-        else if (text_markers > 1 && retained)
-            m = with_later_note(marker_text(e, context));
-        else
-            m = marker_text(e, context);
+        const std::string m = forms.next(e);
         switch (p.json) {
         case Piece::Json::none:
             out += m;

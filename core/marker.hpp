@@ -40,7 +40,15 @@ struct MarkerContext {
     std::int64_t ttl_seconds = 0;
     RestoreRoute route;
     bool store_disabled = false; ///< retention turned off by the user (SUTRA_STORE=0)
+    /// The entry under `id` holds bytes [0, retained_end) of the original: an output past the
+    /// store's per-entry quota is still viewed, and a marker of a range reaching past this says
+    /// "not retained: " + `not_retained_why` instead of a restore call.
+    std::uint64_t retained_end = UINT64_MAX;
+    std::string not_retained_why;
 };
+
+/// Whether the restore call of this range can return it (retention on, range inside the entry).
+bool range_retained(const Elision& elision, const MarkerContext& context);
 
 /// A placeholder id of the real length, for measuring a view before storing.
 inline const std::string k_placeholder_id = "su_00000000000000000000000000000000";
@@ -49,11 +57,12 @@ inline const std::string k_placeholder_id = "su_00000000000000000000000000000000
 /// elided, why, where, whether it is retained and the exact restore call.
 std::string marker_text(const Elision& elision, const MarkerContext& context);
 
-/// Marker economy. A text view with several markers spells the restore call once: its first
-/// marker is the full one, ending with k_later_markers_note, and every later marker names only
-/// its range (`[sutra: lines 38-41]`, `[sutra: 398 similar lines, lines 2-399]`,
-/// `[sutra: 2000 bytes of line 7 elided, bytes 100-2100]`). The restore call of a later marker
-/// is the first one's with that range: mode lines or bytes, the same id and dialect.
+/// Marker economy. A view with several markers (text or JSON) spells the restore call once: its
+/// first retained marker is the full one, ending with k_later_markers_note, and every later
+/// retained marker names only its range (`[sutra: lines 38-41]`, `[sutra: lines 2-90, 3 with
+/// errors]`, `[sutra: 398 similar lines, lines 2-399]`, `[sutra: 2000 bytes of line 7 elided,
+/// bytes 100-2100]`, `[sutra: 40 array items elided, bytes 900-5100]`). The restore call of a later
+/// marker is the first one's with that range: mode lines or bytes, the same id and dialect.
 /// docs/contract.md states the rule. A marker for output that is not retained stays whole.
 std::string short_marker_text(const Elision& elision, const MarkerContext& context);
 
@@ -61,7 +70,7 @@ std::string short_marker_text(const Elision& elision, const MarkerContext& conte
 inline constexpr const char* k_later_markers_note =
     "; each later marker: the same call with its range";
 
-/// The text of each text marker, in order, as render() writes them (full, then short).
+/// The text of each marker, in order, as render() writes them (full, then short).
 std::vector<std::string> text_marker_texts(const std::vector<Elision>& elisions,
                                            const MarkerContext& context);
 

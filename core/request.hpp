@@ -73,7 +73,10 @@ struct Response {
     std::string view;
     bool rewritten = false;
     std::optional<std::string> id; ///< store id, when the original was retained
-    bool retained = false;
+    bool retained = false;         ///< the whole original is in the store under `id`
+    /// Bytes [0, retained_bytes) of the original are in the store: all of them when `retained`,
+    /// a prefix when the output is larger than the store's per-entry quota.
+    std::uint64_t retained_bytes = 0;
     Shape shape = Shape::empty;
     std::vector<Elision> elisions;
     std::uint64_t original_bytes = 0;

@@ -56,6 +56,15 @@ constexpr std::uint64_t k_marker_cost = 170;
 // A later marker names only its range (core/marker.hpp) and costs about this much: once the
 // view is short of room (context given up), only gaps smaller than that are shown.
 constexpr std::uint64_t k_short_marker_cost = 40;
+// When not every critical line fits, the shown ones come in runs of about this many.
+constexpr std::size_t k_shown_run = 16;
+// Errors of one kind (the shape of their first three words) shown with their context lines
+// regardless of the budget.
+constexpr std::uint32_t k_context_per_kind = 3;
+// A long line keeps this many bytes either side of each critical word in its middle; words are
+// looked for up to this many times a line (a 5 MB line of "error" stays linear).
+constexpr std::size_t k_word_window = 100;
+constexpr std::size_t k_max_word_hits = 4096;
 
 bool starts_with(std::string_view s, std::string_view p) {
     return s.substr(0, p.size()) == p;
@@ -96,6 +105,30 @@ bool mentions_warning(std::string_view l) {
             (l.substr(i + 1, 3) == "arn" || l.substr(i + 1, 3) == "ARN"))
             return true;
     return false;
+}
+
+// A compiler's subordinate diagnostic: `PATH:12:5: note: …`, `  = note: …`, `help: …`. It
+// explains an error shown above it (g++'s candidate chains, "substitution failed"), so its own
+// key words do not make it an error of its own.
+bool is_subordinate_diagnostic(std::string_view l) {
+    static constexpr std::string_view labels[] = {"note:", "help:", "info:", "hint:"};
+    auto label_at = [&](std::size_t p) {
+        for (std::string_view w : labels)
+            if (l.substr(p, w.size()) == w) return true;
+        return false;
+    };
+    std::size_t p = 0;
+    while (p < l.size() && (l[p] == ' ' || l[p] == '\t')) ++p;
+    if (l.substr(p, 2) == "= ") p += 2;
+    if (label_at(p)) return true;
+    // After a location with no blank in it: the first ": " that ends the location.
+    const std::size_t colon = l.find(": ", p);
+    if (colon == std::string_view::npos || colon == p) return false;
+    if (l.substr(p, colon - p).find(' ') != std::string_view::npos) return false;
+    if (!has_location(l.substr(p, colon + 1 - p))) return false;
+    std::size_t q = colon + 2;
+    while (q < l.size() && l[q] == ' ') ++q;
+    return label_at(q);
 }
 
 bool is_section_header(std::string_view l) {
@@ -220,6 +253,8 @@ private:
             // to act on, as an error is.
             if (m_level[i] == Level::notable && has_location(t) && mentions_warning(t))
                 m_level[i] = Level::critical;
+            if (m_level[i] == Level::critical && is_subordinate_diagnostic(t))
+                m_level[i] = Level::notable;
         }
         // The line that ends a Python traceback names the exception, whatever its name.
         for (std::size_t i = 0; i < m_n; ++i) {
@@ -230,6 +265,12 @@ private:
             while (j < m_n && !text(j).empty() && (text(j)[0] == ' ' || text(j)[0] == '\t')) ++j;
             if (j < m_n && j > i + 1 && !is_blank(text(j))) m_level[j] = Level::critical;
         }
+        // A critical line the output already said word for word (a server's hundredth "code
+        // 404, message File not found") adds only its position: the first copy is the error.
+        std::unordered_set<std::string_view> said;
+        for (std::size_t i = 0; i < m_n; ++i)
+            if (m_level[i] == Level::critical && !said.insert(text(i)).second)
+                m_level[i] = Level::none;
         for (std::size_t i = 0; i < m_n; ++i) {
             if (m_level[i] == Level::critical)
                 m_critical_lines.push_back(i);
@@ -382,31 +423,38 @@ private:
                 break;
             }
         if (critical_bytes > room) {
-            // Too many to show: as many as fit, spread evenly over the output (the first and
-            // the last always among them), so no stretch of errors is silently all hidden.
+            // Too many to show: as many as fit, spread over the output in runs (the first and
+            // the last always among them), so no stretch of errors is silently all hidden and
+            // the ones left out cost a marker per run rather than one each.
             const std::size_t n = critical.size();
-            auto pick = [&](std::size_t k, std::size_t count) {
-                return critical[count == 1 ? 0 : k * (n - 1) / (count - 1)];
-            };
             std::size_t count = std::clamp<std::size_t>(
                 static_cast<std::size_t>(static_cast<double>(n) * static_cast<double>(room) /
                                          static_cast<double>(critical_bytes)),
                 1, n);
+            std::vector<bool> shown;
             for (;;) {
-                std::uint64_t used = 0;
-                for (std::size_t k = 0; k < count; ++k) used += shown_size(pick(k, count));
-                if (used <= room || count == 1) break;
-                --count;
+                shown = spread_in_runs(n, count);
+                std::uint64_t bytes = 0;
+                for (std::size_t k = 0; k < n; ++k)
+                    if (shown[k]) bytes += shown_size(critical[k]);
+                if (bytes <= room || count == 1) break;
+                count -= std::max<std::size_t>(1, count / 64);
             }
-            for (std::size_t k = 0; k < count; ++k) keep(pick(k, count));
+            for (std::size_t k = 0; k < n; ++k)
+                if (shown[k]) keep(critical[k]);
             return;
         }
         std::uint64_t used = 0;
         for (std::size_t i : critical) used += keep(i);
         if (context) {
+            // The first few errors of each kind get their context within the room; the rest
+            // (a hundred copies of one compiler warning) only while the budget lasts.
+            std::unordered_map<std::uint64_t, std::uint32_t> seen;
             std::uint64_t context_bytes = 0;
             for (std::size_t i : critical) {
                 if (context_bytes + used > room) break;
+                if (++seen[kind_of(text(i))] > k_context_per_kind && context_bytes >= budget)
+                    continue;
                 const std::size_t from = i >= m_opt.context_before ? i - m_opt.context_before : 0;
                 for (std::size_t j = from; j < i; ++j) context_bytes += keep(j);
                 for (std::size_t j = i + 1; j < m_n && j - i <= m_opt.max_block; ++j) {
@@ -477,6 +525,34 @@ private:
         }
     }
 
+    // Which of n items to show when only `count` fit: the n - count left out form runs of a few
+    // items each, placed evenly between runs of about k_shown_run shown ones; the first and the
+    // last item are always shown.
+    static std::vector<bool> spread_in_runs(std::size_t n, std::size_t count) {
+        std::vector<bool> shown(n, true);
+        const std::size_t skip = n - std::min(n, count);
+        if (skip == 0) return shown;
+        const std::size_t runs = std::clamp<std::size_t>(count / k_shown_run, 1, skip);
+        const double stride = static_cast<double>(n) / static_cast<double>(runs);
+        for (std::size_t g = 0; g < runs; ++g) {
+            const std::size_t len = skip / runs + (g < skip % runs ? 1 : 0);
+            const double centre = (static_cast<double>(g) + 0.5) * stride;
+            std::size_t from =
+                static_cast<std::size_t>(std::max(1.0, centre - static_cast<double>(len) / 2.0));
+            for (std::size_t k = from; k < n - 1 && len > 0 && k < from + len; ++k)
+                shown[k] = false;
+        }
+        // Runs clipped at the ends leave some unskipped: take them from the middle out.
+        std::size_t hidden = 0;
+        for (bool b : shown) hidden += b ? 0 : 1;
+        for (std::size_t k = 1; k + 1 < n && hidden < skip; ++k)
+            if (shown[k]) {
+                shown[k] = false;
+                ++hidden;
+            }
+        return shown;
+    }
+
     // In a long output where one kind of line (the shape of its first three words) makes up
     // nearly every line, such as a grep listing or a run of test names, the few lines of other
     // kinds are what a reader would look for. Kept only while they are few; a varied output has
@@ -523,7 +599,43 @@ private:
             plan.pieces.push_back(Piece{std::string(t), -1, Piece::Json::none, true});
     }
 
-    // A kept line; a long one loses its middle, cut on UTF-8 boundaries in the original.
+    // The byte ranges of a long line that stay: its head and tail, and a window around each
+    // critical word in between (as many as the line's bound allows, evenly spread), cut on UTF-8
+    // boundaries of the original. A line's error sits anywhere in it, not only at its ends.
+    std::vector<std::pair<std::size_t, std::size_t>> long_line_windows(std::string_view r) const {
+        const std::size_t bound = m_opt.max_line_bytes;
+        std::vector<std::pair<std::size_t, std::size_t>> w;
+        w.emplace_back(0, utf8_floor(r, bound * 2 / 3));
+        const std::size_t tail = utf8_ceil(r, r.size() - bound / 3);
+        std::vector<std::size_t> hits;
+        for (std::size_t pos = w[0].second; pos < tail && hits.size() < k_max_word_hits;) {
+            const std::size_t off = m_keys.find(r.substr(pos, tail - pos), Level::critical);
+            if (off == std::string_view::npos) break;
+            hits.push_back(pos + off);
+            pos += off + k_word_window; // the next window starts past this one
+        }
+        const std::size_t most = std::max<std::size_t>(1, bound / (2 * k_word_window));
+        const std::size_t count = std::min(hits.size(), most);
+        for (std::size_t k = 0; k < count; ++k) {
+            const std::size_t at =
+                hits[count == hits.size()
+                         ? k
+                         : k * (hits.size() - 1) / std::max<std::size_t>(1, count - 1)];
+            const std::size_t b = utf8_floor(r, at > k_word_window ? at - k_word_window : 0);
+            const std::size_t e = utf8_ceil(r, std::min(tail, at + k_word_window));
+            if (b < w.back().second + k_short_marker_cost)
+                w.back().second = std::max(w.back().second, e);
+            else
+                w.emplace_back(b, e);
+        }
+        if (tail < w.back().second + k_short_marker_cost)
+            w.back().second = r.size();
+        else
+            w.emplace_back(tail, r.size());
+        return w;
+    }
+
+    // A kept line; a long one keeps its long_line_windows and elides the rest.
     void emit_line(Plan& plan, std::size_t i) {
         const std::string_view r = raw(i);
         if (r.size() <= m_opt.max_line_bytes) {
@@ -531,23 +643,26 @@ private:
             note_noise(r);
             return;
         }
-        const std::size_t head = utf8_floor(r, m_opt.max_line_bytes * 2 / 3);
-        const std::size_t tail = utf8_ceil(r, r.size() - m_opt.max_line_bytes / 3);
         Noise noise;
-        add_text(plan, has_noise(r) ? clean_line(r.substr(0, head), noise)
-                                    : std::string(r.substr(0, head)));
-        Elision e;
-        e.reason = Reason::long_line;
-        e.begin = m_lines.begin(i) + head;
-        e.end = m_lines.begin(i) + tail;
-        e.first_line = e.last_line = i + 1;
-        plan.elisions.push_back(e);
-        Piece piece;
-        piece.elision = static_cast<int>(plan.elisions.size() - 1);
-        piece.own_line = false;
-        plan.pieces.push_back(std::move(piece));
-        add_text(plan,
-                 has_noise(r) ? clean_line(r.substr(tail), noise) : std::string(r.substr(tail)));
+        const auto shown = [&](std::size_t b, std::size_t e) {
+            const std::string_view part = r.substr(b, e - b);
+            add_text(plan, has_noise(part) ? clean_line(part, noise) : std::string(part));
+        };
+        const auto windows = long_line_windows(r);
+        for (std::size_t k = 0; k < windows.size(); ++k) {
+            shown(windows[k].first, windows[k].second);
+            if (k + 1 == windows.size()) break;
+            Elision e;
+            e.reason = Reason::long_line;
+            e.begin = m_lines.begin(i) + windows[k].second;
+            e.end = m_lines.begin(i) + windows[k + 1].first;
+            e.first_line = e.last_line = i + 1;
+            plan.elisions.push_back(e);
+            Piece piece;
+            piece.elision = static_cast<int>(plan.elisions.size() - 1);
+            piece.own_line = false;
+            plan.pieces.push_back(std::move(piece));
+        }
         m_used_ansi |= noise.ansi;
         m_used_redraw |= noise.redraw;
         if (!plan.rules.empty() && plan.rules.back() == "long-line") return;
@@ -597,6 +712,9 @@ private:
             } else {
                 e.reason = Reason::large_output;
                 large = true;
+                // Errors that did not fit are counted, so the reader knows this range holds some.
+                for (std::size_t t = i; t < j; ++t)
+                    if (m_level[t] == Level::critical) ++e.keys;
             }
             add_marker(plan, e);
             i = j;

@@ -42,6 +42,7 @@ OrderedJson response_json(const core::Response& r, std::size_t view_bytes) {
     OrderedJson out = common_fields(r.id, r.rewritten, r.original_bytes, view_bytes,
                                     std::move(elisions), r.rules, r.passthrough);
     out["retained"] = r.retained;
+    out["retained_bytes"] = r.retained_bytes;
     out["shape"] = std::string(core::to_string(r.shape));
     return out;
 }

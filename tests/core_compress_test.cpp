@@ -165,14 +165,51 @@ TEST(Compress, LargeInputWithinLimitsIsBounded) {
     EXPECT_NE(r.view.find("ERROR: item 1234567 could not be parsed"), std::string::npos);
 }
 
-TEST(Compress, InputsOverTheEntryQuotaPassThrough) {
+// An output larger than the store takes still gets a bounded view (never the whole original):
+// the store holds its first max_entry_bytes, every error line is shown wherever it is, a marker
+// inside the retained prefix restores exactly, and one reaching past it says it is not retained.
+TEST(Compress, OutputsOverTheEntryQuotaGetABoundedView) {
     TempDir dir;
-    Config c = test::test_config(dir.path);
-    c.max_entry_bytes = 100000;
-    const std::string in = big_log(20000);
-    const Response r = run(in, c);
-    EXPECT_FALSE(r.rewritten);
-    EXPECT_EQ(r.passthrough, "too-large-to-retain");
+    std::mt19937 rng(41);
+    for (int round = 0; round < 12; ++round) {
+        Config c = test::test_config(dir.path);
+        c.max_entry_bytes = 40000 + rng() % 200000;
+        const std::size_t lines = 20000 + rng() % 60000;
+        std::string in;
+        std::vector<std::string> errors;
+        for (std::size_t i = 0; i < lines; ++i) {
+            if (rng() % 4000 == 0) {
+                errors.push_back("ERROR: shard " + std::to_string(i) + " failed to converge");
+                in += errors.back() + "\n";
+            }
+            in += "step " + std::to_string(i * 7919 % 10007) + " of the job\n";
+        }
+        ASSERT_GT(in.size(), c.max_entry_bytes);
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        EXPECT_LE(r.view.size(), c.max_view_bytes);
+        EXPECT_FALSE(r.retained);
+        EXPECT_EQ(r.retained_bytes, c.max_entry_bytes);
+        for (const auto& e : errors) EXPECT_NE(r.view.find(e), std::string::npos) << e;
+        StoreOptions so;
+        so.dir = resolve_store_dir(c);
+        so.max_entry_bytes = c.max_entry_bytes;
+        const Store store = *Store::open(so);
+        ASSERT_TRUE(r.id);
+        EXPECT_EQ(*store.read_all(*r.id), in.substr(0, c.max_entry_bytes));
+        bool past = false;
+        for (const auto& e : r.elisions) {
+            if (e.end <= c.max_entry_bytes) {
+                EXPECT_EQ(*store.read(*r.id, e.begin, e.end), in.substr(e.begin, e.end - e.begin));
+            } else {
+                past = true;
+            }
+        }
+        EXPECT_TRUE(past);
+        EXPECT_NE(r.view.find("not retained: past the store's per-entry quota of " +
+                              std::to_string(c.max_entry_bytes) + " bytes"),
+                  std::string::npos);
+    }
 }
 
 TEST(Compress, StoreFailureMeansPassThrough) {

@@ -70,6 +70,8 @@ check_json_view(const std::string& input, std::size_t json_at, const Response& r
     std::string rebuilt;
     std::size_t pos = json_at;
     std::uint64_t last_end = 0;
+    const std::vector<std::string> texts = text_marker_texts(r.elisions, ctx);
+    std::size_t marker = 0;
     for (const Elision& e : r.elisions) {
         EXPECT_LT(e.begin, e.end);
         EXPECT_GE(e.begin, std::max<std::uint64_t>(last_end, json_at));
@@ -78,7 +80,7 @@ check_json_view(const std::string& input, std::size_t json_at, const Response& r
         const std::string range = input.substr(e.begin, e.end - e.begin);
         auto bytes = store->read(*r.id, e.begin, e.end);
         EXPECT_TRUE(bytes && *bytes == range);
-        std::string needle = json_escape(marker_text(e, ctx));
+        std::string needle = json_escape(texts.at(marker++));
         if (e.reason == Reason::array_items) needle = '"' + needle + '"';
         if (e.reason == Reason::object_members)
             needle = '"' + needle + '"' + (compact ? ":null" : ": null");
@@ -267,7 +269,7 @@ TEST(JsonCeiling, ErrorEntriesFillTheCeilingEvenlySpread) {
     std::uint64_t counted = 0;
     for (const auto& e : r.elisions) counted += e.keys;
     EXPECT_EQ(lines.size() + counted, errors);
-    EXPECT_NE(r.view.find(" with errors (array items)"), std::string::npos);
+    EXPECT_NE(r.view.find(" with errors"), std::string::npos);
 
     // When they fit, every error entry stays, beyond the mode's target.
     const std::string few = records(400, 4, false);

@@ -256,11 +256,15 @@ std::string check_view(const std::string& doc, const JsonOptions& options, bool 
     // exactly the elided items with their separators.
     std::string rebuilt = view;
     int markers = 0;
+    std::vector<Elision> in_order; // the markers as the view shows them: full, then short
+    for (const auto& p : plan->pieces)
+        if (p.elision >= 0)
+            in_order.push_back(plan->elisions.at(static_cast<std::size_t>(p.elision)));
+    const std::vector<std::string> texts = text_marker_texts(in_order, context);
     for (const auto& p : plan->pieces) {
         if (p.elision < 0) continue;
-        ++markers;
         const Elision& e = plan->elisions.at(static_cast<std::size_t>(p.elision));
-        std::string needle = json_escape(marker_text(e, context));
+        std::string needle = json_escape(texts.at(static_cast<std::size_t>(markers++)));
         if (p.json == Piece::Json::element && e.reason == Reason::object_members) {
             // A marker member: the marker is the key, the value null.
             const bool compact = view.find('\n') == std::string::npos;

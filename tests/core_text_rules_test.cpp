@@ -1,0 +1,152 @@
+// The text rewrite's fidelity rules, each over generated outputs: a compiler's subordinate notes
+// are not errors of their own, a repeated error shows once, a long line keeps every error word
+// it holds, and a marker that hides errors counts them.
+
+#include "core/compress.hpp"
+#include "core/store.hpp"
+#include "tests/test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace sutra::core {
+namespace {
+
+using test::TempDir;
+
+Response run(const std::string& input, const Config& c) {
+    Request req;
+    req.output = input;
+    req.exit_code = 1;
+    return compress(req, c);
+}
+
+std::size_t count_of(std::string_view hay, std::string_view needle) {
+    std::size_t n = 0;
+    for (std::size_t at = hay.find(needle); at != std::string_view::npos;
+         at = hay.find(needle, at + 1))
+        ++n;
+    return n;
+}
+
+// g++ explains one error with hundreds of `note:` lines, many saying "substitution failed":
+// the error stays, and the notes no longer crowd the view as errors of their own.
+TEST(TextRules, CompilerNotesAreNotErrorsOfTheirOwn) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(5);
+    for (int round = 0; round < 10; ++round) {
+        std::string in = "main.cpp: In function 'int main()':\n"
+                         "main.cpp:7:28: error: no match for 'operator<<'\n";
+        const int candidates = 60 + static_cast<int>(rng() % 200);
+        for (int k = 0; k < candidates; ++k) {
+            const std::string at = "/usr/include/c++/12/ostream:" + std::to_string(100 + k * 7);
+            in += at + ":5: note: candidate: 'template<class _Tp> operator<<(_Tp" +
+                  std::to_string(k) + ")'\n";
+            in += "  " + std::to_string(100 + k * 7) + " |     operator<<(_Tp __x)\n";
+            in += at + ":5: note:   template argument deduction/substitution failed:\n";
+            in += "main.cpp:7:31: note:   cannot convert 'o' (type 'Order') to type 'T" +
+                  std::to_string(k) + "'\n";
+        }
+        in += "main.cpp:9:1: error: expected ';' before '}' token\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        EXPECT_NE(r.view.find("main.cpp:7:28: error: no match for 'operator<<'"),
+                  std::string::npos);
+        EXPECT_NE(r.view.find("main.cpp:9:1: error: expected ';' before '}' token"),
+                  std::string::npos);
+        // Under 30% of the bytes: the candidates are not all kept as critical (they were half).
+        EXPECT_LT(r.view.size() * 10, in.size() * 3) << r.view.size() << " of " << in.size();
+    }
+}
+
+// A hundred copies of one error line are one error: the first copy is shown, the others
+// become elidable, and distinct errors around them all stay.
+TEST(TextRules, ARepeatedErrorLineShowsOnceAmongDistinctOnes) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(9);
+    for (int round = 0; round < 10; ++round) {
+        std::string in;
+        std::vector<std::string> distinct;
+        const int lines = 3000 + static_cast<int>(rng() % 3000);
+        for (int i = 0; i < lines; ++i) {
+            if (rng() % 5 == 0)
+                in += "127.0.0.1 - - code 404, message File not found\n";
+            else if (rng() % 300 == 0) {
+                distinct.push_back("ERROR worker " + std::to_string(i) + " lost its lease");
+                in += distinct.back() + "\n";
+            } else
+                in += "127.0.0.1 - - \"GET /static/" + std::to_string(rng() % 100000) +
+                      ".js HTTP/1.1\" 200 -\n";
+        }
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        for (const auto& d : distinct) EXPECT_NE(r.view.find(d), std::string::npos) << d;
+        // Every copy critical, the view would hold a thousand of them (over 40 KB).
+        EXPECT_LT(count_of(r.view, "code 404, message File not found") * 5,
+                  count_of(in, "code 404, message File not found"));
+    }
+}
+
+// A long line keeps a window around each error word in its middle, not only its two ends; every
+// gap between the windows is a marker whose range restores exactly.
+TEST(TextRules, LongLinesKeepEveryErrorWordTheyHold) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    StoreOptions so;
+    so.dir = resolve_store_dir(c);
+    const Store store = *Store::open(so);
+    std::mt19937 rng(13);
+    for (int round = 0; round < 20; ++round) {
+        std::string line;
+        std::vector<std::string> errors;
+        const int words = 4 + static_cast<int>(rng() % 4);
+        for (int k = 0; k < words; ++k) {
+            line += std::string(15000 + rng() % 15000, "abcdefgh"[rng() % 8]);
+            errors.push_back("ERROR#" + std::to_string(rng() % 100000));
+            line += " " + errors.back() + " ";
+        }
+        line += std::string(3000, 'z');
+        const std::string in = "header\n" + line + "\nfooter done\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        for (const auto& e : errors) EXPECT_NE(r.view.find(e), std::string::npos) << e;
+        ASSERT_TRUE(r.id);
+        for (const auto& e : r.elisions) {
+            EXPECT_EQ(e.reason, Reason::long_line);
+            EXPECT_EQ(*store.read(*r.id, e.begin, e.end), in.substr(e.begin, e.end - e.begin));
+        }
+    }
+}
+
+// When errors alone overflow the ceiling, the markers that hide some say how many each holds,
+// and those counts add up to every error not shown.
+TEST(TextRules, MarkersCountTheErrorsTheyHide) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::string in;
+    std::vector<std::string> errors;
+    for (int i = 0; i < 4000; ++i) {
+        errors.push_back("src/mod" + std::to_string(i % 50) + ".ts(" + std::to_string(i) +
+                         ",5): error TS7006: Parameter 'p" + std::to_string(i) +
+                         "' implicitly has an 'any' type.");
+        in += errors.back() + "\n";
+        if (i % 3 == 0) in += "  Type 'string' is not assignable to type 'number'.\n";
+    }
+    const Response r = run(in, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    EXPECT_LE(r.view.size(), c.max_view_bytes);
+    std::uint64_t shown = 0, counted = 0;
+    for (const auto& e : errors) shown += r.view.find(e + "\n") != std::string::npos ? 1 : 0;
+    for (const auto& e : r.elisions) counted += e.keys;
+    EXPECT_GT(shown, 100u);
+    EXPECT_EQ(shown + counted, errors.size());
+    EXPECT_NE(r.view.find(" with errors"), std::string::npos);
+}
+
+} // namespace
+} // namespace sutra::core
