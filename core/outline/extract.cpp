@@ -81,6 +81,25 @@ std::string_view without_python_comments(std::string_view decl) {
     }
 }
 
+// The name as listed: whitespace runs collapsed to one space (a name node may span lines:
+// `operator\n()`), and a C++ class template specialisation named without its arguments
+// (`_Asan<allocator<_Up> >` is `_Asan`; the signature keeps them).
+std::string display_name(std::string_view name, std::string_view kind, Language language) {
+    if (language == Language::cpp && is_type_like(kind)) name = name.substr(0, name.find('<'));
+    std::string out;
+    bool pending_space = false;
+    for (char c : name) {
+        if (is_space(c)) {
+            pending_space = !out.empty();
+            continue;
+        }
+        if (pending_space) out += ' ';
+        pending_space = false;
+        out += c;
+    }
+    return out;
+}
+
 std::string declaration_of(std::string_view text, const Symbol& s, Language language) {
     if (!s.body_begin) return normalise_signature(text.substr(s.begin, s.end - s.begin));
     std::string_view decl = text.substr(s.begin, *s.body_begin - s.begin);
@@ -169,7 +188,7 @@ Outline build_outline(std::string_view text,
         while (!open.empty() && r.range.end > outline.symbols[open.back()].end) open.pop_back();
         Symbol s;
         s.kind = std::string(r.kind);
-        s.name = std::string(slice(text, r.name));
+        s.name = display_name(slice(text, r.name), s.kind, language);
         s.begin = r.range.begin;
         s.end = r.range.end;
         s.first_line = line_of(lines, s.begin);
