@@ -119,6 +119,29 @@ std::string declaration_of(std::string_view text, const Symbol& s, Language lang
     return sig;
 }
 
+// Go's type, var and const specs leave out their keyword. A lone spec (`type T struct{...}`)
+// starts at it, so its slice is the whole declaration; a spec inside a `( ... )` group has
+// none right before it and stays as it is.
+std::size_t with_go_keyword(std::string_view text, const RawSymbol& r) {
+    std::string_view keyword;
+    if (r.kind == "constant")
+        keyword = "const";
+    else if (r.kind == "variable")
+        keyword = "var";
+    else if (r.kind == "type" || r.kind == "struct" || r.kind == "interface")
+        keyword = "type";
+    else
+        return r.range.begin;
+    std::size_t at = r.range.begin;
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
+    if (at == r.range.begin || at < keyword.size() ||
+        text.substr(at - keyword.size(), keyword.size()) != keyword)
+        return r.range.begin;
+    at -= keyword.size();
+    const bool word_start = at == 0 || is_space(text[at - 1]) || text[at - 1] == ';';
+    return word_start ? at : r.range.begin;
+}
+
 } // namespace
 
 std::string normalise_signature(std::string_view declaration) {
@@ -169,6 +192,8 @@ Outline build_outline(std::string_view text,
             if (!kept.receiver) kept.receiver = r.receiver;
         }
     }
+    if (language == Language::go)
+        for (auto& [_, r] : by_name) r.range.begin = with_go_keyword(text, r);
     std::vector<RawSymbol> sorted;
     sorted.reserve(by_name.size());
     for (auto& [_, r] : by_name) sorted.push_back(std::move(r));

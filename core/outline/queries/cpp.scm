@@ -35,6 +35,13 @@
 (template_declaration
   (declaration declarator: (function_declarator declarator: (_) @name))) @definition.declaration
 
+; A function returning a function pointer: void (*signal(int sig, void (*f)(int)))(int).
+(function_definition
+  declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator
+    declarator: (function_declarator declarator: (_) @name)))) body: (_) @body) @definition.function
+(declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator
+  declarator: (function_declarator declarator: (_) @name))))) @definition.declaration
+
 (class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
 (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
 (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.union
