@@ -406,7 +406,6 @@ bool looks_like_cpp(std::string_view text) {
             if (then == "{" || then == ":" || then == ";" || then == "<" || then == "final")
                 return true;
         }
-        if (t == "extern" && next == "\"C++\"") return true;
         if (t == "typename" || t == "nullptr" || t == "constexpr" || t == "consteval" ||
             t == "constinit" || t == "virtual" || t == "noexcept" || t == "decltype")
             return true;

@@ -9,8 +9,9 @@ namespace sutra::core::outline {
 
 /// True when the code (comments, strings, preprocessor lines and `#ifdef __cplusplus` blocks
 /// left out) uses C++: `namespace`, `template <`, `class Name {`/`:`, `public:`, `::` outside
-/// `[[...]]`, `typename`, `nullptr`, `constexpr`, `virtual`, `operator`, `using namespace`.
-/// Looks at the first 256 KiB.
+/// `[[...]]`, `typename`, `nullptr`, `constexpr`, `virtual`, `noexcept`, `decltype`, `operator`
+/// followed by a symbol. (`extern "C++"` is not one: glibc's C headers declare C++ overloads in
+/// it.) Looks at the first 256 KiB.
 bool looks_like_cpp(std::string_view text);
 
 /// `text` with unexpanded annotation macros replaced by spaces, byte for byte (offsets and

@@ -22,6 +22,8 @@ KINDS = {
     "JavaScript": {"function", "class", "method"},
     "TypeScript": {"function", "class", "method", "interface", "alias", "enum"},
     "Rust": {"function", "struct", "enum", "trait", "module", "method"},
+    "Python": {"function", "class", "member"},
+    "Java": {"class", "method", "interface", "enum"},
 }
 MACRO = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 
