@@ -844,4 +844,13 @@ TEST(OutlineCli, JsonNamesAreOneLine) {
         seen = seen || name == "operator ()";
     }
     EXPECT_TRUE(seen) << out;
+
+    // A Latin-1 byte in a signature: still one valid JSON document, the byte as U+FFFD.
+    const std::string latin1 = dir.path + "/latin1.c";
+    sutra::test::write_file(latin1, "int f(/* caf\xe9 */ int x) { return x; }\n");
+    const std::string json_out = run_sutra("outline --json " + latin1, &status);
+    EXPECT_EQ(status, 0);
+    const auto parsed = nlohmann::json::parse(json_out, nullptr, false);
+    ASSERT_FALSE(parsed.is_discarded()) << json_out;
+    EXPECT_EQ(parsed["symbols"][0]["signature"], "int f(/* caf\xEF\xBF\xBD */ int x)");
 }

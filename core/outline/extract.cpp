@@ -100,6 +100,23 @@ std::string display_name(std::string_view name, std::string_view kind, Language 
     return out;
 }
 
+// Names and signatures go into JSON, which takes UTF-8 only: a byte that does not begin a
+// well-formed sequence (a Latin-1 comment in a signature) becomes U+FFFD.
+std::string as_utf8(std::string text) {
+    std::size_t bad = first_invalid_utf8(text);
+    if (bad == text.size()) return text;
+    std::string out;
+    std::string_view rest = text;
+    while (bad < rest.size()) {
+        out.append(rest.substr(0, bad));
+        out += "\xEF\xBF\xBD";
+        rest.remove_prefix(bad + 1);
+        bad = first_invalid_utf8(rest);
+    }
+    out.append(rest);
+    return out;
+}
+
 std::string declaration_of(std::string_view text, const Symbol& s, Language language) {
     if (!s.body_begin) return normalise_signature(text.substr(s.begin, s.end - s.begin));
     std::string_view decl = text.substr(s.begin, *s.body_begin - s.begin);
@@ -213,7 +230,7 @@ Outline build_outline(std::string_view text,
         while (!open.empty() && r.range.end > outline.symbols[open.back()].end) open.pop_back();
         Symbol s;
         s.kind = std::string(r.kind);
-        s.name = display_name(slice(text, r.name), s.kind, language);
+        s.name = as_utf8(display_name(slice(text, r.name), s.kind, language));
         s.begin = r.range.begin;
         s.end = r.range.end;
         s.first_line = line_of(lines, s.begin);
@@ -241,7 +258,8 @@ Outline build_outline(std::string_view text,
             s.qualified = std::move(own);
         }
         if (s.kind == "function" && r.receiver) s.kind = "method";
-        s.signature = declaration_of(text, s, language);
+        s.signature = as_utf8(declaration_of(text, s, language));
+        s.qualified = as_utf8(std::move(s.qualified));
         open.push_back(outline.symbols.size());
         outline.symbols.push_back(std::move(s));
     }
