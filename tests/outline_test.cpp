@@ -812,6 +812,21 @@ TEST(Outline, SmallerShapesPerLanguage) {
         {ol::Language::go, "package p\n\nvar (\n\ta = 1\n\tb, c = 2, 3\n)\n", "variable", "b",
          "b, c = 2, 3"},
         {ol::Language::go, "package p\n\ntype T struct{ a int }\n", "struct", "T", "type T struct"},
+        {ol::Language::cpp, "struct S {\n  explicit operator bool() const { return true; }\n};\n",
+         "method", "S.operator bool", "explicit operator bool()"},
+        // Unexpanded macros: after an operator's parameters, before a class name, alone on a
+        // line; a condition splitting a declaration, or a statement.
+        {ol::Language::cpp,
+         "class MY_API It {\n  It& operator++() MY_NOEXCEPT { return *this; }\n};\n", "method",
+         "It.operator++", "It& operator++() MY_NOEXCEPT {"},
+        {ol::Language::cpp,
+         "MY_BEGIN_NAMESPACE\ntemplate <class T>\n  inline\n#if A\n  int\n#else\n  long\n"
+         "#endif\n  h(T t) { return 0; }\nMY_END_NAMESPACE\n",
+         "function", "h", "template <class T>"},
+        {ol::Language::cpp,
+         "int f(int x) {\n#if A\n  if (x) { return 1; }\n#else\n  if (x > 1) { return 2; }\n"
+         "#endif\n  else { return 3; }\n}\nint g() { return 0; }\n",
+         "function", "g", "int g()"},
         // A name across lines is listed on one.
         {ol::Language::cpp, "struct S {\n  bool operator\n  ()(int) const;\n};\n", "declaration",
          "S.operator()", "bool operator\n  ()(int) const;"},

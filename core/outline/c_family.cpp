@@ -247,6 +247,10 @@ struct Masker {
                 o.directives.push_back(i);
                 continue;
             }
+            // `#if A if (x) {...} #else if (y) {...} #endif else {...}`: the statement goes on.
+            std::size_t next = i + 1;
+            while (next < tokens.size() && tokens[next].kind == Kind::directive) ++next;
+            if (tokens.is(next, "else") || tokens.is(next, "catch")) o.split = true;
             if (o.split) {
                 for (std::size_t d_i : o.directives) blanked[d_i] = true;
                 blanked[i] = true;
@@ -277,7 +281,12 @@ struct Masker {
         const std::size_t before = previous(match[p]);
         if (before == npos) return false;
         if (tokens.is(before, ")")) return true;
-        return tokens.is_identifier(before) && !is_control_word(tokens.text(before));
+        if (tokens.is_identifier(before)) return !is_control_word(tokens.text(before));
+        // operator++(), operator->(), operator<=>(): the symbol follows `operator`.
+        std::size_t k = before;
+        for (int steps = 0; steps < 3 && k != npos && tokens[k].kind == Kind::punct; ++steps)
+            k = previous(k);
+        return k != npos && tokens.is(k, "operator");
     }
 
     bool should_blank(std::size_t i, std::size_t after, bool has_args) const {

@@ -23,6 +23,10 @@ bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+bool is_word_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 bool is_type_like(std::string_view kind) {
     return kind == "class" || kind == "struct" || kind == "interface" || kind == "trait" ||
            kind == "impl" || kind == "enum" || kind == "union";
@@ -45,7 +49,11 @@ std::string plain_name(std::string_view name, bool strip_generics) {
         if (name.compare(i, 2, "::") == 0) {
             out += '.';
             ++i;
-        } else if (!is_space(name[i]) && name[i] != '"' && name[i] != '\'') {
+        } else if (is_space(name[i])) {
+            // Kept between two words: `operator bool`, `operator new`.
+            const bool word_after = i + 1 < name.size() && is_word_char(name[i + 1]);
+            if (!out.empty() && is_word_char(out.back()) && word_after) out += ' ';
+        } else if (name[i] != '"' && name[i] != '\'') {
             out += name[i];
         }
     }
@@ -86,6 +94,11 @@ std::string_view without_python_comments(std::string_view decl) {
 // (`_Asan<allocator<_Up> >` is `_Asan`; the signature keeps them).
 std::string display_name(std::string_view name, std::string_view kind, Language language) {
     if (language == Language::cpp && is_type_like(kind)) name = name.substr(0, name.find('<'));
+    // A conversion operator's node holds its parameters: `operator bool() const` is
+    // `operator bool`.
+    if (language == Language::cpp && name.find("operator ") != std::string_view::npos)
+        name = name.substr(0, name.find('(', name.find("operator ")));
+    while (!name.empty() && is_space(name.back())) name.remove_suffix(1);
     std::string out;
     bool pending_space = false;
     for (char c : name) {

@@ -82,7 +82,8 @@ def main():
                     agree += 1
                 else:
                     bad_end.append(f'{t["name"]}:{t["line"]} ctags {t["end"]} ours {s["last_line"]}')
-        glued = [s["name"] for s in syms if re.search(r"\s", s["name"])
+        glued = [s["name"] for s in syms
+                 if (re.search(r"\s", s["name"]) and "operator" not in s["name"])
                  or (s["kind"] in ("function", "method", "declaration")
                      and MACRO.match(s["name"].split("::")[-1]) and lang in ("C", "C++"))]
         print(f"{path}: {lang} recall {found}/{len(want)}, end lines {agree}/{ends}, "
