@@ -4,6 +4,7 @@
 // neither the project nor the tarballs carry sources). Every property runs over every symbol
 // of every file. Without tree-sitter in the build the outline tests skip; `read` always runs.
 
+#include "core/outline/c_family.hpp"
 #include "core/outline/language.hpp"
 #include "core/outline/lookup.hpp"
 #include "core/outline/outline.hpp"
@@ -868,4 +869,42 @@ TEST(OutlineCli, JsonNamesAreOneLine) {
     const auto parsed = nlohmann::json::parse(json_out, nullptr, false);
     ASSERT_FALSE(parsed.is_discarded()) << json_out;
     EXPECT_EQ(parsed["symbols"][0]["signature"], "int f(/* caf\xEF\xBF\xBD */ int x)");
+}
+
+TEST(CFamily, MaskingKeepsEveryOffsetAndLine) {
+    // Needs no tree-sitter. The blanked copy is what the tree's ranges are taken from, so it
+    // must have the original's bytes everywhere but the blanked ones, which become spaces.
+    std::size_t blanked = 0, files = 0;
+    std::vector<std::string> paths = real_files();
+    for (const std::string& p : real_set()) paths.push_back(p);
+    for (const std::string& path : paths) {
+        if (!path.ends_with(".c") && !path.ends_with(".h") && !path.ends_with(".cc") &&
+            !path.ends_with(".cpp") && !path.ends_with(".hpp"))
+            continue;
+        auto text = ol::read_source_file(path);
+        if (!text) continue;
+        ++files;
+        for (const bool first_branches : {false, true}) {
+            const std::string masked = ol::mask_annotation_macros(*text, first_branches);
+            ASSERT_EQ(masked.size(), text->size()) << path;
+            for (std::size_t i = 0; i < masked.size(); ++i) {
+                if (masked[i] == (*text)[i]) continue;
+                ASSERT_EQ(masked[i], ' ') << path << " at " << i;
+                ASSERT_NE((*text)[i], '\n') << path << " at " << i;
+                ++blanked;
+            }
+        }
+    }
+    EXPECT_GE(files, 20u);
+    EXPECT_GT(blanked, 1000u); // googletest's macros at least
+    // What is blanked, and what is not.
+    EXPECT_EQ(ol::mask_annotation_macros("GTEST_API_ void f() const GTEST_LOCK_EXCLUDED_(mu) {}\n",
+                                         false),
+              "           void f() const                          {}\n");
+    for (const char* kept : {"int x = MAX_SIZE;\n", "case FOO_BAR: break;\n",
+                             "static const int K_MAX = 3;\n", "DWORD n;\n", "return FOO_X;\n",
+                             "#define GTEST_API_ __attribute__((visibility(\"default\")))\n",
+                             "const char* s = \"GTEST_API_ void\"; // GTEST_API_ int\n",
+                             "struct FOO_T bar;\n", "enum { A_B, C_D };\n"})
+        EXPECT_EQ(ol::mask_annotation_macros(kept, true), kept);
 }
