@@ -135,7 +135,7 @@ std::vector<Token> tokenize(std::string_view text) {
 
 class Tokens {
 public:
-    Tokens(std::string_view text) : text_(text), tokens_(tokenize(text)) {}
+    explicit Tokens(std::string_view text) : text_(text), tokens_(tokenize(text)) {}
 
     std::size_t size() const { return tokens_.size(); }
     const Token& operator[](std::size_t i) const { return tokens_[i]; }
