@@ -4,6 +4,7 @@
 // neither the project nor the tarballs carry sources). Every property runs over every symbol
 // of every file. Without tree-sitter in the build the outline tests skip; `read` always runs.
 
+#include "core/outline/c_family.hpp"
 #include "core/outline/language.hpp"
 #include "core/outline/lookup.hpp"
 #include "core/outline/outline.hpp"
@@ -60,6 +61,7 @@ std::vector<std::string> real_files() {
     append(files, glob(k_src + "/scripts", {".sh"}));
     append(files, glob(k_src + "/tests/data", {".json"}));
     append(files, glob(k_src + "/tests/data/outline", {".rs", ".go", ".java", ".tsx"}));
+    append(files, glob(k_src + "/tests/data/outline_real", {".cc", ".h", ".go", ".js", ".ts"}));
     append(files, glob(rt + "/vendor/tree-sitter/lib/src", {".c", ".h"}));
     files.push_back(rt + "/index.js");
     files.push_back(rt + "/tree-sitter.d.ts");
@@ -293,7 +295,7 @@ TEST(Outline, KnownSymbolsPerLanguage) {
          "pub fn concat<S: Slicer>(slicer: &S, ranges: &[LineRange]) -> String"},
         {data + "line_ranges.go", "method", "Index.Slice",
          "func (ix *Index) Slice(r LineRange) (string, error)"},
-        {data + "line_ranges.go", "struct", "LineRange", "LineRange struct"},
+        {data + "line_ranges.go", "struct", "LineRange", "type LineRange struct"},
         {data + "line_ranges.go", "method", "Slicer.LineCount", "LineCount() int"},
         {data + "LineRanges.java", "constructor", "LineRanges.Index.Index",
          "public Index(String text)"},
@@ -525,6 +527,21 @@ TEST(Language, DetectionByExtensionAndShebang) {
     EXPECT_EQ(ol::detect_language("X.TSX", ""), L::tsx);
     EXPECT_EQ(ol::detect_language("core/a.hpp", ""), L::cpp);
     EXPECT_EQ(ol::detect_language("lib.h", ""), L::c);
+    // `.h` is C++ when its code says so, wherever in the file.
+    const std::string licence(4000, ' ');
+    for (const char* cpp : {"namespace a {\n}\n", "template <typename T> T f(T);\n",
+                            "class Foo : public Bar {\n};\n", "struct S {\n public:\n int x;\n};\n",
+                            "int A::f() { return 1; }\n", "constexpr int k = 1;\n"})
+        EXPECT_EQ(ol::detect_language("x.h", "/*" + licence + "*/\n" + cpp), L::cpp) << cpp;
+    // C headers that only guard for C++, or use C23 attributes, stay C.
+    for (const char* c :
+         {"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n"
+          "#ifdef __cplusplus\n}\n#endif\n",
+          "#if defined(__cplusplus)\nnamespace x {}\n#endif\nstruct s { int a; };\n",
+          "[[gnu::always_inline]] static inline int g(int class_) { return "
+          "class_; }\n",
+          "/* namespace template<T> :: */ const char *s = \"class A {\";\n"})
+        EXPECT_EQ(ol::detect_language("x.h", c), L::c) << c;
     EXPECT_EQ(ol::detect_language("run", "#!/bin/sh\necho\n"), L::bash);
     EXPECT_EQ(ol::detect_language("run", "#!/usr/bin/env python3 -u\n"), L::python);
     EXPECT_EQ(ol::detect_language("run", "#!/usr/bin/env node\n"), L::javascript);
@@ -535,4 +552,359 @@ TEST(Language, DetectionByExtensionAndShebang) {
     EXPECT_FALSE(ol::parse_language("cobol").has_value());
     for (L language : ol::all_languages())
         EXPECT_EQ(ol::parse_language(ol::language_name(language)), language);
+}
+
+// tests/data/outline_real/: real files with macros and the shapes the grammars stumble on
+// (README.md there says where each comes from). FILE.outline is the expected listing,
+// `kind qualified first-last` per symbol; FILE.ctags is what Universal Ctags lists as the
+// definitions (measure_vs_ctags.py --write), the reference for recall and end lines.
+namespace {
+
+const std::string k_real = k_src + "/tests/data/outline_real/";
+
+std::vector<std::string> real_set() {
+    return glob(k_real, {".cc", ".h", ".go", ".js", ".ts"});
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t nl = std::min(text.find('\n', pos), text.size());
+        out.push_back(text.substr(pos, nl - pos));
+        pos = nl + 1;
+    }
+    return out;
+}
+
+ol::Outline outline_of(const std::string& path, std::string* text = nullptr) {
+    auto loaded = ol::read_source_file(path);
+    EXPECT_TRUE(loaded.has_value()) << path;
+    const auto language = ol::detect_language(path, *loaded);
+    EXPECT_TRUE(language.has_value()) << path;
+    auto outline = ol::outline_source(*loaded, *language);
+    EXPECT_TRUE(outline.has_value()) << path;
+    if (text) *text = *loaded;
+    return *outline;
+}
+
+std::string last_part(std::string name) {
+    const std::size_t cut =
+        std::max(name.rfind("::") == std::string::npos ? 0 : name.rfind("::") + 2,
+                 name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
+    name = name.substr(cut);
+    std::erase(name, ' ');
+    if (name.starts_with('#')) name.erase(0, 1);
+    return name;
+}
+
+// GTEST_LOCK_EXCLUDED_, _GLIBCXX20_CONSTEXPR (not a template parameter such as _P2).
+bool is_macro_like(std::string_view name) {
+    const auto letters = std::ranges::count_if(name, [](char c) { return c >= 'A' && c <= 'Z'; });
+    return name.find('_') != std::string_view::npos && letters >= 3 &&
+           std::ranges::all_of(name, [](char c) {
+               return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+           });
+}
+
+// Names are whole: no whitespace (but `operator ()`), no class or function named after an
+// unexpanded macro.
+void expect_whole_names(const ol::Outline& outline, const std::string& path) {
+    for (const ol::Symbol& s : outline.symbols) {
+        SCOPED_TRACE(path + " " + s.qualified);
+        const std::string last =
+            s.name.substr(s.name.rfind(':') == std::string::npos ? 0 : s.name.rfind(':') + 1);
+        if (!last.starts_with("operator")) {
+            EXPECT_EQ(s.name.find_first_of(" \t\n\r"), std::string::npos);
+        }
+        EXPECT_EQ(s.name.find('\n'), std::string::npos);
+        if (s.kind != "macro" &&
+            (outline.language == ol::Language::c || outline.language == ol::Language::cpp)) {
+            EXPECT_FALSE(is_macro_like(last)) << s.kind;
+        }
+    }
+}
+
+} // namespace
+
+TEST(OutlineReal, EachFileGivesItsExpectedListing) {
+    REQUIRE_OUTLINE();
+    const auto files = real_set();
+    ASSERT_GE(files.size(), 6u);
+    for (const std::string& path : files) {
+        SCOPED_TRACE(path);
+        const ol::Outline outline = outline_of(path);
+        EXPECT_FALSE(outline.partial());
+        std::string listing;
+        for (const ol::Symbol& s : outline.symbols)
+            listing += s.kind + " " + s.qualified + " " + std::to_string(s.first_line) + "-" +
+                       std::to_string(s.last_line) + "\n";
+        EXPECT_EQ(listing, read_file(path + ".outline"));
+        expect_whole_names(outline, path);
+    }
+}
+
+TEST(OutlineReal, RecallAndEndLinesAgainstCtags) {
+    REQUIRE_OUTLINE();
+    struct Score {
+        std::size_t wanted = 0, found = 0, ends = 0, agree = 0;
+    };
+    std::map<ol::Language, Score> scores;
+    for (const std::string& path : real_set()) {
+        SCOPED_TRACE(path);
+        std::string text;
+        const ol::Outline outline = outline_of(path, &text);
+        Score& score = scores[outline.language];
+        for (const std::string& line : split_lines(read_file(path + ".ctags"))) {
+            // kind, name, line, end line (0: ctags gave none)
+            std::vector<std::string> f;
+            std::size_t pos = 0;
+            while (pos <= line.size()) {
+                const std::size_t tab = std::min(line.find('\t', pos), line.size());
+                f.push_back(line.substr(pos, tab - pos));
+                pos = tab + 1;
+            }
+            ASSERT_EQ(f.size(), 4u) << line;
+            const std::string name = last_part(f[1]);
+            const std::size_t at = std::stoul(f[2]), end = std::stoul(f[3]);
+            ++score.wanted;
+            // The symbol with that name whose lines hold ctags' line, the nearest start first.
+            const ol::Symbol* best = nullptr;
+            for (const ol::Symbol& s : outline.symbols) {
+                if (s.first_line > at || at > s.last_line) continue;
+                std::string parts = s.name;
+                std::erase(parts, ' ');
+                bool named = last_part(s.name) == name;
+                for (std::size_t p = 0; !named && (p = parts.find("::", p)) != std::string::npos;
+                     p += 2)
+                    named = parts.substr(0, p) == name || parts.substr(0, p).ends_with("::" + name);
+                if (named && (!best || s.first_line > best->first_line)) best = &s;
+            }
+            if (!best) {
+                ADD_FAILURE() << "missing " << f[0] << " " << f[1] << " at line " << at;
+                continue;
+            }
+            ++score.found;
+            if (end == 0) continue;
+            ++score.ends;
+            if (best->last_line == end)
+                ++score.agree;
+            else
+                ADD_FAILURE() << f[1] << ": ends at " << best->last_line << ", ctags " << end;
+        }
+    }
+    ASSERT_EQ(scores.size(), 4u); // C++, Go, JavaScript, TypeScript
+    for (const auto& [language, score] : scores) {
+        SCOPED_TRACE(ol::language_name(language));
+        EXPECT_GT(score.wanted, 0u);
+        EXPECT_GE(score.found * 100, score.wanted * 98);
+        EXPECT_GE(score.agree * 100, score.ends * 99);
+    }
+}
+
+// The issue's cases, by name: what an agent asked for and did not get.
+TEST(OutlineReal, MacroHeavyCppNamesAndRanges) {
+    REQUIRE_OUTLINE();
+    const ol::Outline gmock = outline_of(k_real + "gmock-spec-builders.cc");
+    auto one = [](const ol::Outline& o, const std::string& name, const std::string& kind) {
+        const auto found = ol::find_symbols(o, {name, kind, std::nullopt});
+        EXPECT_EQ(found.size(), 1u) << name;
+        return found.empty() ? ol::Symbol{} : o.symbols[found[0]];
+    };
+    const ol::Symbol owner = one(gmock, "UntypedFunctionMockerBase.RegisterOwner", "function");
+    EXPECT_EQ(owner.first_line, 317u);
+    EXPECT_EQ(owner.last_line, 324u);
+    EXPECT_TRUE(ol::find_symbols(gmock, {"GTEST_LOCK_EXCLUDED_", "", std::nullopt}).empty());
+    const ol::Outline internal = outline_of(k_real + "gtest-internal-inl.h");
+    EXPECT_EQ(internal.language, ol::Language::cpp);
+    EXPECT_EQ(one(internal, "GetTimeInMillis", "declaration").first_line, 89u);
+    EXPECT_EQ(one(internal, "testing.internal.GTestFlagSaver", "class").last_line, 215u);
+}
+
+TEST(OutlineReal, LibstdcxxHeadersWhenInstalled) {
+    REQUIRE_OUTLINE();
+    // The compiler's own headers (GPL with the runtime exception, so not copied here).
+    std::vector<std::string> headers;
+    std::error_code ec;
+    for (const auto& dir : fs::directory_iterator("/usr/include/c++", ec))
+        for (const char* h : {"stl_vector.h", "stl_list.h", "stl_map.h"})
+            if (fs::exists(dir.path() / "bits" / h)) headers.push_back(dir.path() / "bits" / h);
+    if (headers.empty()) GTEST_SKIP() << "no libstdc++ headers in /usr/include/c++";
+    for (const std::string& path : headers) {
+        SCOPED_TRACE(path);
+        std::string text;
+        const ol::Outline outline = outline_of(path, &text);
+        EXPECT_EQ(outline.language, ol::Language::cpp);
+        expect_whole_names(outline, path);
+        // `namespace std _GLIBCXX_VISIBILITY(default) {` runs to the file's last `}` line.
+        const auto lines = split_lines(text);
+        std::size_t last_brace = 0;
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            if (lines[i].starts_with('}')) last_brace = i + 1;
+        const auto std_ns = ol::find_symbols(outline, {"std", "namespace", std::nullopt});
+        ASSERT_FALSE(std_ns.empty());
+        EXPECT_EQ(outline.symbols[std_ns.back()].last_line, last_brace);
+        std::size_t types = 0;
+        for (const ol::Symbol& s : outline.symbols)
+            types += s.kind == "class" || s.kind == "struct";
+        EXPECT_GE(types, 2u);
+    }
+}
+
+TEST(OutlineReal, GoJavaScriptTypeScriptShapes) {
+    REQUIRE_OUTLINE();
+    for (const char* file : {"io.go", "zlib_reader.go"}) {
+        std::string text;
+        const ol::Outline go = outline_of(k_real + file, &text);
+        std::size_t types = 0;
+        for (const ol::Symbol& s : go.symbols) {
+            if (s.depth > 0 || (s.kind != "struct" && s.kind != "interface" && s.kind != "type"))
+                continue;
+            EXPECT_TRUE(ol::symbol_text(text, s).starts_with("type " + s.name)) << s.name;
+            ++types;
+        }
+        EXPECT_GE(types, 2u) << file;
+    }
+    // var ( ... ) and const ( ... ): every name listed, each its own line of the group.
+    std::string text;
+    const ol::Outline zlib = outline_of(k_real + "zlib_reader.go", &text);
+    for (const char* name : {"ErrChecksum", "ErrDictionary", "ErrHeader"}) {
+        const auto found = ol::find_symbols(zlib, {name, "variable", std::nullopt});
+        ASSERT_EQ(found.size(), 1u) << name;
+        EXPECT_TRUE(ol::symbol_text(text, zlib.symbols[found[0]]).starts_with(name));
+    }
+    EXPECT_EQ(ol::find_symbols(zlib, {"zlibMaxWindow", "constant", std::nullopt}).size(), 1u);
+
+    const ol::Outline hono = outline_of(k_real + "hono-base.js", &text);
+    const auto cls = ol::find_symbols(hono, {"Hono", "class", std::nullopt});
+    ASSERT_EQ(cls.size(), 1u);
+    EXPECT_TRUE(ol::symbol_text(text, hono.symbols[cls[0]]).starts_with("var Hono = class Hono {"));
+    for (const char* member : {"Hono.route", "Hono.fetch", "Hono.#dispatch", "Hono.onError"}) {
+        const auto found = ol::find_symbols(hono, {member, "method", std::nullopt});
+        ASSERT_EQ(found.size(), 1u) << member;
+        EXPECT_EQ(hono.symbols[found[0]].parent, cls[0]) << member;
+    }
+
+    const ol::Outline timing = outline_of(k_real + "timing.d.ts", &text);
+    const auto wrap = ol::find_symbols(timing, {"wrapTime", "function", std::nullopt});
+    ASSERT_EQ(wrap.size(), 1u);
+    EXPECT_TRUE(ol::symbol_text(text, timing.symbols[wrap[0]]).starts_with("declare function"));
+}
+
+TEST(Outline, SmallerShapesPerLanguage) {
+    REQUIRE_OUTLINE();
+    struct Case {
+        ol::Language language;
+        std::string source, kind, name, starts_with;
+    };
+    const std::vector<Case> cases = {
+        {ol::Language::c, "void (*signal(int sig, void (*f)(int)))(int) { return f; }\n",
+         "function", "signal", "void (*signal("},
+        {ol::Language::c, "int x;\nvoid (*handler_for(int sig))(int);\n", "declaration",
+         "handler_for", "void (*handler_for("},
+        {ol::Language::cpp, "void (*pick(int n))(int) { return nullptr; }\n", "function", "pick",
+         "void (*pick("},
+        {ol::Language::rust, "mod parse;\npub mod render;\n", "module", "render",
+         "pub mod render;"},
+        {ol::Language::typescript, "export declare function f(a: number): void;\n", "function", "f",
+         "declare function f"},
+        {ol::Language::javascript, "const X = class {\n  run = () => { return 1; };\n};\n",
+         "method", "X.run", "run = () =>"},
+        {ol::Language::go, "package p\n\nvar (\n\ta = 1\n\tb, c = 2, 3\n)\n", "variable", "b",
+         "b, c = 2, 3"},
+        {ol::Language::go, "package p\n\ntype T struct{ a int }\n", "struct", "T", "type T struct"},
+        {ol::Language::cpp, "struct S {\n  explicit operator bool() const { return true; }\n};\n",
+         "method", "S.operator bool", "explicit operator bool()"},
+        // Unexpanded macros: after an operator's parameters, before a class name, alone on a
+        // line; a condition splitting a declaration, or a statement.
+        {ol::Language::cpp,
+         "class MY_API It {\n  It& operator++() MY_NOEXCEPT { return *this; }\n};\n", "method",
+         "It.operator++", "It& operator++() MY_NOEXCEPT {"},
+        {ol::Language::cpp,
+         "MY_BEGIN_NAMESPACE\ntemplate <class T>\n  inline\n#if A\n  int\n#else\n  long\n"
+         "#endif\n  h(T t) { return 0; }\nMY_END_NAMESPACE\n",
+         "function", "h", "template <class T>"},
+        {ol::Language::cpp,
+         "int f(int x) {\n#if A\n  if (x) { return 1; }\n#else\n  if (x > 1) { return 2; }\n"
+         "#endif\n  else { return 3; }\n}\nint g() { return 0; }\n",
+         "function", "g", "int g()"},
+        // A name across lines is listed on one.
+        {ol::Language::cpp, "struct S {\n  bool operator\n  ()(int) const;\n};\n", "declaration",
+         "S.operator()", "bool operator\n  ()(int) const;"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.source);
+        auto outline = ol::outline_source(c.source, c.language);
+        ASSERT_TRUE(outline.has_value());
+        EXPECT_FALSE(outline->partial());
+        const auto found = ol::find_symbols(*outline, {c.name, c.kind, std::nullopt});
+        ASSERT_EQ(found.size(), 1u) << ol::outline_lines(*outline);
+        EXPECT_TRUE(
+            ol::symbol_text(c.source, outline->symbols[found[0]]).starts_with(c.starts_with))
+            << ol::symbol_text(c.source, outline->symbols[found[0]]);
+    }
+}
+
+TEST(OutlineCli, JsonNamesAreOneLine) {
+    REQUIRE_OUTLINE();
+    sutra::test::TempDir dir;
+    const std::string file = dir.path + "/ops.hpp";
+    sutra::test::write_file(file, "struct S {\n  bool operator\n  ()(int) const;\n};\n");
+    int status = -1;
+    const std::string out = run_sutra("outline --json " + file, &status);
+    const auto json = nlohmann::json::parse(out);
+    bool seen = false;
+    for (const auto& s : json["symbols"]) {
+        const std::string name = s["name"];
+        EXPECT_EQ(name.find('\n'), std::string::npos) << name;
+        seen = seen || name == "operator ()";
+    }
+    EXPECT_TRUE(seen) << out;
+
+    // A Latin-1 byte in a signature: still one valid JSON document, the byte as U+FFFD.
+    const std::string latin1 = dir.path + "/latin1.c";
+    sutra::test::write_file(latin1, "int f(/* caf\xe9 */ int x) { return x; }\n");
+    const std::string json_out = run_sutra("outline --json " + latin1, &status);
+    EXPECT_EQ(status, 0);
+    const auto parsed = nlohmann::json::parse(json_out, nullptr, false);
+    ASSERT_FALSE(parsed.is_discarded()) << json_out;
+    EXPECT_EQ(parsed["symbols"][0]["signature"], "int f(/* caf\xEF\xBF\xBD */ int x)");
+}
+
+TEST(CFamily, MaskingKeepsEveryOffsetAndLine) {
+    // Needs no tree-sitter. The blanked copy is what the tree's ranges are taken from, so it
+    // must have the original's bytes everywhere but the blanked ones, which become spaces.
+    std::size_t blanked = 0, files = 0;
+    std::vector<std::string> paths = real_files();
+    for (const std::string& p : real_set()) paths.push_back(p);
+    for (const std::string& path : paths) {
+        if (!path.ends_with(".c") && !path.ends_with(".h") && !path.ends_with(".cc") &&
+            !path.ends_with(".cpp") && !path.ends_with(".hpp"))
+            continue;
+        auto text = ol::read_source_file(path);
+        if (!text) continue;
+        ++files;
+        for (const bool first_branches : {false, true}) {
+            const std::string masked = ol::mask_annotation_macros(*text, first_branches);
+            ASSERT_EQ(masked.size(), text->size()) << path;
+            for (std::size_t i = 0; i < masked.size(); ++i) {
+                if (masked[i] == (*text)[i]) continue;
+                ASSERT_EQ(masked[i], ' ') << path << " at " << i;
+                ASSERT_NE((*text)[i], '\n') << path << " at " << i;
+                ++blanked;
+            }
+        }
+    }
+    EXPECT_GE(files, 20u);
+    EXPECT_GT(blanked, 1000u); // googletest's macros at least
+    // What is blanked, and what is not.
+    EXPECT_EQ(ol::mask_annotation_macros("GTEST_API_ void f() const GTEST_LOCK_EXCLUDED_(mu) {}\n",
+                                         false),
+              "           void f() const                          {}\n");
+    for (const char* kept : {"int x = MAX_SIZE;\n", "case FOO_BAR: break;\n",
+                             "static const int K_MAX = 3;\n", "DWORD n;\n", "return FOO_X;\n",
+                             "#define GTEST_API_ __attribute__((visibility(\"default\")))\n",
+                             "const char* s = \"GTEST_API_ void\"; // GTEST_API_ int\n",
+                             "struct FOO_T bar;\n", "enum { A_B, C_D };\n"})
+        EXPECT_EQ(ol::mask_annotation_macros(kept, true), kept);
 }

@@ -23,6 +23,10 @@ bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+bool is_word_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 bool is_type_like(std::string_view kind) {
     return kind == "class" || kind == "struct" || kind == "interface" || kind == "trait" ||
            kind == "impl" || kind == "enum" || kind == "union";
@@ -45,7 +49,11 @@ std::string plain_name(std::string_view name, bool strip_generics) {
         if (name.compare(i, 2, "::") == 0) {
             out += '.';
             ++i;
-        } else if (!is_space(name[i]) && name[i] != '"' && name[i] != '\'') {
+        } else if (is_space(name[i])) {
+            // Kept between two words: `operator bool`, `operator new`.
+            const bool word_after = i + 1 < name.size() && is_word_char(name[i + 1]);
+            if (!out.empty() && is_word_char(out.back()) && word_after) out += ' ';
+        } else if (name[i] != '"' && name[i] != '\'') {
             out += name[i];
         }
     }
@@ -81,6 +89,47 @@ std::string_view without_python_comments(std::string_view decl) {
     }
 }
 
+// The name as listed: whitespace runs collapsed to one space (a name node may span lines:
+// `operator\n()`), and a C++ class template specialisation named without its arguments
+// (`_Asan<allocator<_Up> >` is `_Asan`; the signature keeps them).
+std::string display_name(std::string_view name, std::string_view kind, Language language) {
+    if (language == Language::cpp && is_type_like(kind)) name = name.substr(0, name.find('<'));
+    // A conversion operator's node holds its parameters: `operator bool() const` is
+    // `operator bool`.
+    if (language == Language::cpp && name.find("operator ") != std::string_view::npos)
+        name = name.substr(0, name.find('(', name.find("operator ")));
+    while (!name.empty() && is_space(name.back())) name.remove_suffix(1);
+    std::string out;
+    bool pending_space = false;
+    for (char c : name) {
+        if (is_space(c)) {
+            pending_space = !out.empty();
+            continue;
+        }
+        if (pending_space) out += ' ';
+        pending_space = false;
+        out += c;
+    }
+    return out;
+}
+
+// Names and signatures go into JSON, which takes UTF-8 only: a byte that does not begin a
+// well-formed sequence (a Latin-1 comment in a signature) becomes U+FFFD.
+std::string as_utf8(std::string text) {
+    std::size_t bad = first_invalid_utf8(text);
+    if (bad == text.size()) return text;
+    std::string out;
+    std::string_view rest = text;
+    while (bad < rest.size()) {
+        out.append(rest.substr(0, bad));
+        out += "\xEF\xBF\xBD";
+        rest.remove_prefix(bad + 1);
+        bad = first_invalid_utf8(rest);
+    }
+    out.append(rest);
+    return out;
+}
+
 std::string declaration_of(std::string_view text, const Symbol& s, Language language) {
     if (!s.body_begin) return normalise_signature(text.substr(s.begin, s.end - s.begin));
     std::string_view decl = text.substr(s.begin, *s.body_begin - s.begin);
@@ -98,6 +147,29 @@ std::string declaration_of(std::string_view text, const Symbol& s, Language lang
         return normalise_signature(text.substr(s.begin, s.end - s.begin));
     }
     return sig;
+}
+
+// Go's type, var and const specs leave out their keyword. A lone spec (`type T struct{...}`)
+// starts at it, so its slice is the whole declaration; a spec inside a `( ... )` group has
+// none right before it and stays as it is.
+std::size_t with_go_keyword(std::string_view text, const RawSymbol& r) {
+    std::string_view keyword;
+    if (r.kind == "constant")
+        keyword = "const";
+    else if (r.kind == "variable")
+        keyword = "var";
+    else if (r.kind == "type" || r.kind == "struct" || r.kind == "interface")
+        keyword = "type";
+    else
+        return r.range.begin;
+    std::size_t at = r.range.begin;
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
+    if (at == r.range.begin || at < keyword.size() ||
+        text.substr(at - keyword.size(), keyword.size()) != keyword)
+        return r.range.begin;
+    at -= keyword.size();
+    const bool word_start = at == 0 || is_space(text[at - 1]) || text[at - 1] == ';';
+    return word_start ? at : r.range.begin;
 }
 
 } // namespace
@@ -150,6 +222,8 @@ Outline build_outline(std::string_view text,
             if (!kept.receiver) kept.receiver = r.receiver;
         }
     }
+    if (language == Language::go)
+        for (auto& [_, r] : by_name) r.range.begin = with_go_keyword(text, r);
     std::vector<RawSymbol> sorted;
     sorted.reserve(by_name.size());
     for (auto& [_, r] : by_name) sorted.push_back(std::move(r));
@@ -169,7 +243,7 @@ Outline build_outline(std::string_view text,
         while (!open.empty() && r.range.end > outline.symbols[open.back()].end) open.pop_back();
         Symbol s;
         s.kind = std::string(r.kind);
-        s.name = std::string(slice(text, r.name));
+        s.name = as_utf8(display_name(slice(text, r.name), s.kind, language));
         s.begin = r.range.begin;
         s.end = r.range.end;
         s.first_line = line_of(lines, s.begin);
@@ -197,7 +271,8 @@ Outline build_outline(std::string_view text,
             s.qualified = std::move(own);
         }
         if (s.kind == "function" && r.receiver) s.kind = "method";
-        s.signature = declaration_of(text, s, language);
+        s.signature = as_utf8(declaration_of(text, s, language));
+        s.qualified = as_utf8(std::move(s.qualified));
         open.push_back(outline.symbols.size());
         outline.symbols.push_back(std::move(s));
     }

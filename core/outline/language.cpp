@@ -2,6 +2,8 @@
 
 #include "core/outline/language.hpp"
 
+#include "core/outline/c_family.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -103,7 +105,11 @@ std::optional<Language> detect_language(std::string_view path, std::string_view 
         const std::string ext = lower(base.substr(dot));
         for (const LanguageInfo& l : k_languages)
             for (std::string_view e : l.extensions)
-                if (!e.empty() && ext == e) return l.language;
+                if (!e.empty() && ext == e) {
+                    // `.h` is C's and C++'s: the code says which.
+                    if (ext == ".h" && looks_like_cpp(head)) return Language::cpp;
+                    return l.language;
+                }
         return std::nullopt;
     }
     return from_shebang(head);

@@ -21,7 +21,9 @@ std::string_view language_name(Language language);
 std::optional<Language> parse_language(std::string_view name);
 
 /// From the file name's extension, else (no extension) from a "#!" first line naming bash,
-/// sh or python. `head` is the start of the file; nullopt when neither tells.
+/// sh or python. `head` is the file's text (its first 256 KiB are enough): a `.h` file is C++
+/// when its code uses C++ (looks_like_cpp in c_family.hpp), else C. nullopt when neither
+/// the extension nor the `#!` line tells.
 std::optional<Language> detect_language(std::string_view path, std::string_view head);
 
 /// "python (.py .pyi), javascript (.js .mjs .cjs .jsx), ...", for error messages.

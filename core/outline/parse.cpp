@@ -1,11 +1,13 @@
 // The tree-sitter side of the outline: parse, run the language's query, collect error lines.
 // Everything that touches the tree-sitter C API is in this file.
 
+#include "core/outline/c_family.hpp"
 #include "core/outline/extract.hpp"
 #include "core/outline/outline.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <mutex>
@@ -187,6 +189,49 @@ std::vector<std::size_t> error_lines(TSNode root, std::size_t limit) {
     return lines;
 }
 
+// ERROR and MISSING nodes in the tree: how broken a parse is.
+std::size_t error_count(TSNode root) {
+    if (!ts_node_has_error(root)) return 0;
+    std::size_t count = 0;
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    while (true) {
+        const TSNode node = ts_tree_cursor_current_node(&cursor);
+        // Errors inside errors count too: a root ERROR with a few broken spots inside is
+        // better than one with many.
+        if (ts_node_is_error(node) || ts_node_is_missing(node)) ++count;
+        if (ts_node_has_error(node) && ts_tree_cursor_goto_first_child(&cursor)) continue;
+        bool moved = false;
+        while (!(moved = ts_tree_cursor_goto_next_sibling(&cursor)))
+            if (!ts_tree_cursor_goto_parent(&cursor)) break;
+        if (!moved) break;
+    }
+    ts_tree_cursor_delete(&cursor);
+    return std::max<std::size_t>(count, 1);
+}
+
+// The parse to outline from. C and C++ files that do not parse as written are parsed again
+// with their annotation macros blanked, then also with only the first branch of each
+// preprocessor condition (c_family.hpp). A blanked text has the same bytes at the same
+// offsets elsewhere, so its tree's ranges hold for the original text. The parse with the
+// fewest errors wins; the earlier one on a tie.
+std::expected<TreePtr, std::string> best_parse(std::string_view text, Language language) {
+    auto tree = parse(text, language);
+    if (!tree || (language != Language::c && language != Language::cpp)) return tree;
+    std::size_t errors = error_count(ts_tree_root_node(tree->get()));
+    for (const bool first_branches : {false, true}) {
+        if (errors == 0) break;
+        const std::string masked = mask_annotation_macros(text, first_branches);
+        if (masked == text) continue;
+        auto retry = parse(masked, language);
+        if (!retry) continue;
+        const std::size_t retry_errors = error_count(ts_tree_root_node(retry->get()));
+        if (retry_errors >= errors) continue;
+        errors = retry_errors;
+        tree = std::move(retry);
+    }
+    return tree;
+}
+
 ByteSpan span_of(TSNode node) {
     return {ts_node_start_byte(node), ts_node_end_byte(node)};
 }
@@ -200,7 +245,7 @@ bool outline_available() {
 std::expected<std::vector<std::size_t>, std::string>
 parse_error_lines(std::string_view text, Language language, std::size_t limit) {
     if (text.size() > UINT32_MAX) return std::unexpected(std::string("input too large"));
-    auto tree = parse(text, language);
+    auto tree = best_parse(text, language);
     if (!tree) return std::unexpected(tree.error());
     return error_lines(ts_tree_root_node(tree->get()), limit);
 }
@@ -209,7 +254,7 @@ std::expected<Outline, std::string> outline_source(std::string_view text, Langua
     if (text.size() > UINT32_MAX) return std::unexpected(std::string("input too large"));
     const CompiledQuery& compiled = compiled_query(language);
     if (!compiled.query) return std::unexpected(compiled.error);
-    auto tree = parse(text, language);
+    auto tree = best_parse(text, language);
     if (!tree) return std::unexpected(tree.error());
     const TSNode root = ts_tree_root_node(tree->get());
 

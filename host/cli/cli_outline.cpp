@@ -60,8 +60,7 @@ std::expected<Loaded, CommandResult> load(const std::string& path, const std::st
     if (!text) return std::unexpected(failure(1, text.error()));
     loaded.text = std::move(*text);
     if (forced.empty()) {
-        const auto language =
-            ol::detect_language(path, std::string_view(loaded.text).substr(0, 256));
+        const auto language = ol::detect_language(path, loaded.text);
         if (!language)
             return std::unexpected(failure(
                 1, fmt::format("{}: unknown language (by extension or #! line); supported: {}; "

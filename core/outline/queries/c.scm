@@ -15,6 +15,13 @@
 (declaration declarator: (pointer_declarator
   declarator: (function_declarator declarator: (identifier) @name))) @definition.declaration
 
+; A function returning a function pointer: void (*signal(int sig, void (*f)(int)))(int).
+(function_definition
+  declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator
+    declarator: (function_declarator declarator: (identifier) @name)))) body: (compound_statement) @body) @definition.function
+(declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator
+  declarator: (function_declarator declarator: (identifier) @name))))) @definition.declaration
+
 (struct_specifier name: (type_identifier) @name body: (field_declaration_list) @body) @definition.struct
 (union_specifier name: (type_identifier) @name body: (field_declaration_list) @body) @definition.union
 (enum_specifier name: (type_identifier) @name body: (enumerator_list) @body) @definition.enum

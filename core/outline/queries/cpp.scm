@@ -9,6 +9,18 @@
 (function_definition
   declarator: (reference_declarator
     (function_declarator declarator: (_) @name)) body: (_) @body) @definition.function
+; char* const* Argv() {...}: two pointer levels.
+(function_definition
+  declarator: (pointer_declarator declarator: (pointer_declarator
+    declarator: (function_declarator declarator: (_) @name))) body: (_) @body) @definition.function
+; Conversion operators: explicit operator bool() const {...}, S::operator int() const {...}
+; (the name is cut before its parameters in extract.cpp).
+(function_definition declarator: (operator_cast) @name body: (_) @body) @definition.function
+(function_definition
+  declarator: (qualified_identifier name: (operator_cast)) @name body: (_) @body) @definition.function
+(template_declaration
+  (function_definition declarator: (operator_cast) @name body: (_) @body)) @definition.function
+(declaration declarator: (operator_cast) @name) @definition.declaration
 ; `= default`, `= delete`: no body.
 (function_definition declarator: (function_declarator declarator: (_) @name)) @definition.function
 
@@ -34,6 +46,13 @@
   (function_declarator declarator: (_) @name))) @definition.declaration
 (template_declaration
   (declaration declarator: (function_declarator declarator: (_) @name))) @definition.declaration
+
+; A function returning a function pointer: void (*signal(int sig, void (*f)(int)))(int).
+(function_definition
+  declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator
+    declarator: (function_declarator declarator: (_) @name)))) body: (_) @body) @definition.function
+(declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator
+  declarator: (function_declarator declarator: (_) @name))))) @definition.declaration
 
 (class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
 (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct

@@ -4,6 +4,15 @@
 (generator_function_declaration name: (identifier) @name body: (statement_block) @body) @definition.function
 (class_declaration name: (identifier) @name body: (class_body) @body) @definition.class
 (method_definition name: (_) @name body: (statement_block) @body) @definition.method
+; Class fields holding functions: fetch = (request) => {...}.
+(field_definition property: (_) @name
+  value: [(function_expression body: (_) @body) (arrow_function body: (_) @body)]) @definition.method
+
+; var Hono = class Hono {...}; const X = class {...}: the class, named by its variable.
+(lexical_declaration
+  (variable_declarator name: (identifier) @name value: (class body: (class_body) @body))) @definition.class
+(variable_declaration
+  (variable_declarator name: (identifier) @name value: (class body: (class_body) @body))) @definition.class
 
 ; const f = () => {...}; const g = function () {...};
 (lexical_declaration

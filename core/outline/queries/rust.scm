@@ -11,6 +11,8 @@
 ; An impl is named by its type (generic arguments dropped): `impl<T> Display for List<T>` is `List`.
 (impl_item type: (_) @name body: (declaration_list) @body) @definition.impl
 (mod_item name: (identifier) @name body: (declaration_list) @body) @definition.module
+; mod x; (the module's code is in another file).
+(mod_item name: (identifier) @name) @definition.module
 (macro_definition name: (identifier) @name) @definition.macro
 (type_item name: (type_identifier) @name) @definition.type
 (const_item name: (identifier) @name) @definition.constant
