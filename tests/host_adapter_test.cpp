@@ -168,6 +168,32 @@ TEST_F(PersistedTest, CompressesTheFullFileNotThePreview) {
               std::string::npos);
 }
 
+// A persisted output past the store's per-entry quota (32 MiB) reaches the model as a bounded
+// view with every error line, and the markers past the quota say they are not retained.
+TEST_F(PersistedTest, AnOutputPastTheStoreQuotaGetsABoundedView) {
+    std::string big;
+    big.reserve(41u << 20);
+    std::vector<std::string> errors;
+    for (std::size_t i = 0; big.size() < (40u << 20); ++i) {
+        if (i % 100000 == 4242) {
+            errors.push_back("ERROR: batch " + std::to_string(i) + " was rejected");
+            big += errors.back() + "\n";
+        }
+        big += "worker " + std::to_string(i % 17) + " copied block " + std::to_string(i) + "\n";
+    }
+    test::write_file(results + "/huge.txt", big);
+    json p = bash_payload(big.substr(0, 30000));
+    p["tool_response"]["persistedOutputPath"] = results + "/huge.txt";
+    p["tool_response"]["persistedOutputSize"] = big.size();
+    const std::string out = run("claude", p.dump());
+    ASSERT_FALSE(out.empty());
+    const std::string view =
+        json::parse(out)["hookSpecificOutput"]["updatedToolOutput"]["stdout"].get<std::string>();
+    EXPECT_LE(view.size(), 65536u);
+    for (const auto& e : errors) EXPECT_NE(view.find(e), std::string::npos) << e;
+    EXPECT_NE(view.find("not retained: past the store's per-entry quota"), std::string::npos);
+}
+
 TEST_F(PersistedTest, TranscriptPathNamesTheProjectFolder) {
     // A project folder the cwd does not sanitize to (the host shortens long names).
     const std::string other = projects + "/-tmp-proj-shortened/63c7aa/tool-results";

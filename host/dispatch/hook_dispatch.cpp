@@ -54,7 +54,7 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
                     " as the host names them");
     if (p.parent_path().lexically_normal() != dir.lexically_normal())
         return fail("not directly in " + allowed_dir);
-    if (expected_size > limit) return fail("larger than the 64 MiB cap");
+    if (expected_size > limit) return fail(fmt::format("larger than the {} MiB cap", limit >> 20));
     // The folder itself must be ours and not a symlink to somewhere else.
     struct stat dst {};
     if (::lstat(allowed_dir.c_str(), &dst) != 0) return fail(std::strerror(errno));
@@ -133,7 +133,7 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
         }
         auto text = read_persisted_output(
             rf->value("path", std::string()), (*rf)["size"].get<std::uint64_t>(),
-            rf->value("allowed_dir", std::string()), 64ull << 20,
+            rf->value("allowed_dir", std::string()), k_persisted_output_cap,
             PersistedName{rf->value("name_prefix", std::string()),
                           rf->value("name_suffix", std::string(".txt"))});
         if (!text) {

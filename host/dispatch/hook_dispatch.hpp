@@ -22,15 +22,20 @@ struct PersistedName {
     std::string suffix = ".txt";
 };
 
+/// The largest host-persisted output read. Past the store's per-entry quota (32 MiB) the core
+/// still makes a bounded view, so a large log reaches the model as a view, not as the host's cut.
+inline constexpr std::uint64_t k_persisted_output_cap = 256ull << 20;
+
 /// Reads a host-persisted full output under every check: `path` absolute, named as `naming`
 /// says, directly inside `allowed_dir` (no `.`/`..` components), lstat a regular file of exactly
 /// `expected_size` bytes, opened with O_NOFOLLOW, at most `limit` bytes, valid UTF-8. Any failed
 /// check is an error naming it; the caller then passes through.
-std::expected<std::string, std::string> read_persisted_output(const std::string& path,
-                                                              std::uint64_t expected_size,
-                                                              const std::string& allowed_dir,
-                                                              std::uint64_t limit = 64ull << 20,
-                                                              const PersistedName& naming = {});
+std::expected<std::string, std::string>
+read_persisted_output(const std::string& path,
+                      std::uint64_t expected_size,
+                      const std::string& allowed_dir,
+                      std::uint64_t limit = k_persisted_output_cap,
+                      const PersistedName& naming = {});
 
 /// Runs decode → (checked file read) → core::compress → encode, or returns the adapter's own
 /// answer when decode says "respond" (Claude Code's PreToolUse rewrite). Returns the bytes to
