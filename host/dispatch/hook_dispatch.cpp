@@ -54,7 +54,7 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
                     " as the host names them");
     if (p.parent_path().lexically_normal() != dir.lexically_normal())
         return fail("not directly in " + allowed_dir);
-    if (expected_size > limit) return fail(fmt::format("larger than the {} MiB cap", limit >> 20));
+    if (expected_size > limit) return fail(fmt::format("larger than the {}-byte cap", limit));
     // The folder itself must be ours and not a symlink to somewhere else.
     struct stat dst {};
     if (::lstat(allowed_dir.c_str(), &dst) != 0) return fail(std::strerror(errno));
