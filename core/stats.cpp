@@ -71,13 +71,14 @@ std::string to_line(const nlohmann::ordered_json& record) {
     return record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-// Bounded, O_NOFOLLOW read of one log file; empty when missing or not a regular file.
-std::string read_log(const std::string& path) {
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+// Bounded, O_NOFOLLOW read of one log file in the checked store directory; empty when missing,
+// not a regular file or not ours (a record there was not written by sutra for this user).
+std::string read_log(int dirfd, const std::string& name) {
+    UniqueFd fd(::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
     if (!fd.ok()) return {};
     std::string text;
     struct stat st {};
-    if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode))
+    if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid())
         read_bounded(fd.get(), k_max_report_read, text);
     return text;
 }
@@ -345,13 +346,25 @@ void log_restore(const Config& config, std::string_view outcome) noexcept {
 std::string stats_report(const Config& config, bool json) {
     std::string path = log_path(config);
     Aggregate agg;
-    // Older records first, though the totals do not depend on order.
-    add_log(agg, read_log(path + ".1"));
-    add_log(agg, read_log(path));
+    // The log is read only from a directory that passes the store's checks, as it is written.
+    std::string refused;
+    if (auto dir = open_private_dir(resolve_store_dir(config))) {
+        // Older records first, though the totals do not depend on order.
+        const std::string name(k_log_name);
+        add_log(agg, read_log(dir->get(), name + ".1"));
+        add_log(agg, read_log(dir->get(), name));
+    } else if (dir.error().problem != DirProblem::missing) {
+        refused = dir.error().message;
+    }
 
-    if (!json) return text_report(config, path, agg);
+    if (!json) {
+        const std::string note =
+            refused.empty() ? "" : fmt::format("note: stats not read: {}\n", refused);
+        return note + text_report(config, path, agg);
+    }
     nlohmann::json out;
     out["log"] = path;
+    if (!refused.empty()) out["refused"] = refused;
     out["tools"] = nlohmann::json::object();
     for (const auto& [name, t] : agg.tools) out["tools"][name] = totals_json(t);
     out["shapes"] = nlohmann::json::object();

@@ -221,6 +221,15 @@ TEST(StoreFaults, NoStatsWhereTheStoreIsASymlink) {
     log_restore(config, "ok");
     EXPECT_EQ(test::read_file(target + "/stats.jsonl"), "");
     EXPECT_EQ(std::distance(fs::directory_iterator(target), fs::directory_iterator()), 1);
+
+    // Nor is a log behind the link read into the report.
+    test::write_file(target + "/stats.jsonl",
+                     R"({"event":"rewrite","tool":"Planted","bytes_in":10,"bytes_out":5})"
+                     "\n");
+    const std::string report = stats_report(config, false);
+    EXPECT_THAT(report, HasSubstr("stats not read"));
+    EXPECT_THAT(report, HasSubstr("refusing to use it"));
+    EXPECT_THAT(report, ::testing::Not(HasSubstr("Planted")));
 }
 
 TEST(StoreFaults, NoStatsInAnotherUsersOpenDirectory) {
