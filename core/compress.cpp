@@ -214,6 +214,7 @@ Response compress(const Request& req, const Config& cfg) noexcept {
         RewriteRecord rec;
         rec.host = req.host;
         rec.tool = req.tool;
+        rec.command_line = req.command;
         rec.shape = std::string(to_string(r.shape));
         rec.outcome = r.rewritten
                           ? "rewritten"

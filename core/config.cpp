@@ -63,14 +63,38 @@ struct IntRange {
     std::int64_t max;
 };
 
+constexpr std::int64_t k_gib = std::int64_t{1} << 30;
+constexpr std::int64_t k_ten_years = std::int64_t{3650} * 24 * 3600;
+
 // Lower bounds above zero keep a setting from disabling its feature by accident: a view ceiling
-// too small for even a marker, a store that can hold nothing, a TTL that expires on write.
+// too small for even a marker, a store that can hold nothing, a TTL that expires on write. Upper
+// bounds keep every size and duration far from overflow (`created + ttl`, byte sums) and within
+// what the code that uses it can hold: an input or entry in memory, a report that reads at most
+// 64 MiB of log.
 IntRange int_range(std::string_view name) {
-    if (name == "compress.max_view_bytes") return {256, k_int_max};
+    if (name == "compress.min_bytes" || name == "compress.min_lines") return {0, k_gib};
+    if (name == "compress.max_view_bytes") return {256, k_gib};
+    if (name == "compress.max_input_bytes") return {1, 16 * k_gib};
     if (name == "compress.min_saving_percent") return {0, 90};
+    if (name == "store.max_entry_bytes") return {1, 16 * k_gib};
+    if (name == "store.max_total_bytes") return {1, 1024 * k_gib};
+    if (name == "store.max_entries") return {1, 1'000'000};
+    if (name == "store.ttl_seconds") return {1, k_ten_years};
     if (name == "restore.max_bytes") return {1, static_cast<std::int64_t>(k_restore_hard_cap)};
-    if (name == "compress.min_bytes" || name == "compress.min_lines") return {0, k_int_max};
+    if (name == "stats.max_bytes") return {1, 64 << 20};
     return {1, k_int_max};
+}
+
+// Settings that are each in range but nonsensical together; checked once every layer is in.
+std::string check_together(const Config& c) {
+    if (c.max_total_bytes < c.max_entry_bytes) {
+        const auto source = [&](const char* name) { return c.sources.at(name); };
+        return fmt::format("store.max_total_bytes ({}, {}) must be at least store.max_entry_bytes "
+                           "({}, {}): the store must hold the largest entry it accepts",
+                           c.max_total_bytes, source("store.max_total_bytes"), c.max_entry_bytes,
+                           source("store.max_entry_bytes"));
+    }
+    return {};
 }
 
 std::string env_value(const std::map<std::string, std::string>& env, const std::string& name) {
@@ -441,6 +465,8 @@ std::expected<Config, std::string> load_layers(const std::string& toml_text,
         config.project.text.clear();
     }
     error = apply_env(config, env);
+    if (!error.empty()) return std::unexpected(error);
+    error = check_together(config);
     if (!error.empty()) return std::unexpected(error);
 
     // Store an absolute path so every consumer sees the same directory.

@@ -294,6 +294,7 @@ private:
         RewriteRecord rec;
         rec.host = "cli";
         rec.tool = "exec";
+        rec.command_line = m_spec.command;
         rec.shape = std::string(to_string(m_shape));
         rec.outcome = outcome;
         rec.bytes_in = m_total;

@@ -265,7 +265,10 @@ std::expected<RestoreResponse, RestoreError> restore(const RestoreRequest& reque
         return std::unexpected(std::move(e));
     };
     if (!valid_id(q.id)) return failed(from_store({StoreErrc::bad_id, {}}, q.id));
-    auto store = Store::open(store_options(config, request.route.store_namespace));
+    // A read creates nothing: no store, namespace or key where there was none.
+    auto store = Store::open_existing(store_options(config, request.route.store_namespace));
+    if (!store && store.error().code == StoreErrc::not_found)
+        return failed(from_store(store.error(), q.id));
     if (!store)
         return std::unexpected(RestoreError{RestoreError::Code::io, store.error().message, false});
     RestoreResponse response;

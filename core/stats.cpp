@@ -1,6 +1,7 @@
 #include "core/stats.hpp"
 
 #include "core/posix_io.hpp"
+#include "core/stats_command.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,8 @@
 #include <map>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace sutra::core {
 
@@ -25,10 +28,15 @@ std::string log_path(const Config& config) {
     return resolve_store_dir(config) + "/" + std::string(k_log_name);
 }
 
-void append_line(const Config& config, const std::string& line) {
+/// Whether an append may create the store directory: a rewrite does (the store would), a read
+/// (restore) leaves a missing store missing.
+enum class MakeDir { yes, no };
+
+void append_line(const Config& config, const std::string& line, MakeDir make = MakeDir::yes) {
     // The store directory, created and checked as the store does (core/posix_io.hpp): a symlinked
     // or foreign directory gets no log.
-    auto dir = make_private_dir(resolve_store_dir(config));
+    const std::string dir_path = resolve_store_dir(config);
+    auto dir = make == MakeDir::yes ? make_private_dir(dir_path) : open_private_dir(dir_path);
     if (!dir) return;
     const int dfd = dir->get();
     const std::string name(k_log_name);
@@ -40,13 +48,16 @@ void append_line(const Config& config, const std::string& line) {
         ::renameat(dfd, name.c_str(), dfd, (name + ".1").c_str());
 
     // O_NONBLOCK: a FIFO planted at the name must not hang the call; a second hard link means
-    // the name was pointed at some other file, which must not grow.
+    // the name was pointed at some other file, which must not grow; a file another user made
+    // (before the directory was ours alone) is theirs to read, so it gets no record either.
     UniqueFd fd(::openat(dfd, name.c_str(),
                          O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
                          0600));
     if (!fd.ok()) return;
     struct stat opened {};
-    if (::fstat(fd.get(), &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_nlink == 1) {
+    if (::fstat(fd.get(), &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_nlink == 1 &&
+        opened.st_uid == ::geteuid()) {
+        if ((opened.st_mode & 077) != 0) ::fchmod(fd.get(), 0600);
         // One write: O_APPEND keeps concurrent writers' lines whole.
         ssize_t n;
         do {
@@ -60,13 +71,14 @@ std::string to_line(const nlohmann::ordered_json& record) {
     return record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-// Bounded, O_NOFOLLOW read of one log file; empty when missing or not a regular file.
-std::string read_log(const std::string& path) {
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+// Bounded, O_NOFOLLOW read of one log file in the checked store directory; empty when missing,
+// not a regular file or not ours (a record there was not written by sutra for this user).
+std::string read_log(int dirfd, const std::string& name) {
+    UniqueFd fd(::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
     if (!fd.ok()) return {};
     std::string text;
     struct stat st {};
-    if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode))
+    if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid())
         read_bounded(fd.get(), k_max_report_read, text);
     return text;
 }
@@ -104,6 +116,8 @@ struct Totals {
 struct Aggregate {
     std::map<std::string, Totals> tools;
     std::map<std::string, Totals> shapes;
+    std::map<std::string, Totals> commands; ///< only records that name a command
+    Totals commands_total;
     Totals total;
     std::map<std::string, std::uint64_t> restores;
     bool empty() const { return total.calls == 0 && restores.empty(); }
@@ -148,6 +162,12 @@ void add_line(Aggregate& agg, std::string_view line) {
     agg.tools[label(j, "tool")].add(t);
     agg.shapes[label(j, "shape")].add(t);
     agg.total.add(t);
+    if (auto command = j.find("command"); command != j.end() && command->is_string()) {
+        // A log edited by hand (or by another writer) must not put arbitrary text in the table.
+        const std::string& name = command->get_ref<const std::string&>();
+        agg.commands[plain_command_name(name) ? name : "(other)"].add(t);
+        agg.commands_total.add(t);
+    }
 }
 
 void add_log(Aggregate& agg, const std::string& text) {
@@ -214,6 +234,33 @@ table(std::string_view title, const std::map<std::string, Totals>& rows, const T
     return out;
 }
 
+/// Commands by bytes in, largest first (ties by name): the ones that cost the most lead.
+std::vector<std::pair<std::string, Totals>> commands_by_size(const Aggregate& agg) {
+    std::vector<std::pair<std::string, Totals>> rows(agg.commands.begin(), agg.commands.end());
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return a.second.bytes_in > b.second.bytes_in;
+    });
+    return rows;
+}
+
+std::string command_table(const Aggregate& agg) {
+    const auto rows = commands_by_size(agg);
+    std::size_t name_width = 7; // "command"
+    for (const auto& [name, t] : rows) name_width = std::max(name_width, name.size());
+    auto row = [&](std::string_view name, const Totals& t) {
+        const double pct = t.saved_percent();
+        return fmt::format("{:<{}}  {:>7}  {:>10}  {:>10}  {:>10}  {:>10}  {:>5.1f}%  {}\n", name,
+                           name_width, t.calls, human_bytes(t.bytes_in), human_bytes(t.bytes_out),
+                           t.tokens_in, t.tokens_out, pct, bar(pct));
+    };
+    std::string out =
+        fmt::format("{:<{}}  {:>7}  {:>10}  {:>10}  {:>10}  {:>10}  {:>6}\n", "command", name_width,
+                    "calls", "bytes in", "bytes out", "tokens in", "tokens out", "saved%");
+    for (const auto& [name, t] : rows) out += row(name, t);
+    out += row("total", agg.commands_total);
+    return out;
+}
+
 std::string text_report(const Config& config, const std::string& path, const Aggregate& agg) {
     std::string out;
     if (!config.stats_enabled) out += "note: stats logging is disabled (stats.enabled = false)\n";
@@ -222,6 +269,12 @@ std::string text_report(const Config& config, const std::string& path, const Agg
     out += table("tool", agg.tools, agg.total);
     out += "\n";
     out += table("shape", agg.shapes, agg.total);
+    out += "\n";
+    if (agg.commands.empty())
+        out += "by command: no record names a command yet\n";
+    else
+        out += "by command (program names only; tokens are o200k_base, counted on rewrites):\n" +
+               command_table(agg);
     const Totals& t = agg.total;
     if (t.token_records == 0) {
         out += "\ntokens (o200k_base): none counted yet\n";
@@ -258,6 +311,8 @@ void log_rewrite(const Config& config, const RewriteRecord& record) noexcept {
         j["event"] = "rewrite";
         j["host"] = record.host;
         j["tool"] = record.tool;
+        if (const std::string command = command_name(record.command_line); !command.empty())
+            j["command"] = command;
         j["shape"] = record.shape;
         j["outcome"] = record.outcome;
         j["bytes_in"] = record.bytes_in;
@@ -283,7 +338,7 @@ void log_restore(const Config& config, std::string_view outcome) noexcept {
         nlohmann::ordered_json j;
         j["event"] = "restore";
         j["outcome"] = std::string(outcome);
-        append_line(config, to_line(j));
+        append_line(config, to_line(j), MakeDir::no);
     } catch (...) {
     }
 }
@@ -291,18 +346,38 @@ void log_restore(const Config& config, std::string_view outcome) noexcept {
 std::string stats_report(const Config& config, bool json) {
     std::string path = log_path(config);
     Aggregate agg;
-    // Older records first, though the totals do not depend on order.
-    add_log(agg, read_log(path + ".1"));
-    add_log(agg, read_log(path));
+    // The log is read only from a directory that passes the store's checks, as it is written.
+    std::string refused;
+    if (auto dir = open_private_dir(resolve_store_dir(config))) {
+        // Older records first, though the totals do not depend on order.
+        const std::string name(k_log_name);
+        add_log(agg, read_log(dir->get(), name + ".1"));
+        add_log(agg, read_log(dir->get(), name));
+    } else if (dir.error().problem != DirProblem::missing) {
+        refused = dir.error().message;
+    }
 
-    if (!json) return text_report(config, path, agg);
+    if (!json) {
+        const std::string note =
+            refused.empty() ? "" : fmt::format("note: stats not read: {}\n", refused);
+        return note + text_report(config, path, agg);
+    }
     nlohmann::json out;
     out["log"] = path;
+    if (!refused.empty()) out["refused"] = refused;
     out["tools"] = nlohmann::json::object();
     for (const auto& [name, t] : agg.tools) out["tools"][name] = totals_json(t);
     out["shapes"] = nlohmann::json::object();
     for (const auto& [name, t] : agg.shapes) out["shapes"][name] = totals_json(t);
     out["total"] = totals_json(agg.total);
+    out["commands"] = nlohmann::json::array();
+    for (const auto& [name, t] : commands_by_size(agg))
+        out["commands"].push_back({{"command", name},
+                                   {"calls", t.calls},
+                                   {"bytes_in", t.bytes_in},
+                                   {"bytes_out", t.bytes_out},
+                                   {"tokens_in", t.tokens_in},
+                                   {"tokens_out", t.tokens_out}});
     out["encoding"] = "o200k_base";
     out["restores"] = nlohmann::json::object();
     for (const auto& [outcome, count] : agg.restores) out["restores"][outcome] = count;

@@ -2,19 +2,22 @@
 // The JSONL stats log: one record per rewrite or restore, never tool output. Lives beside the
 // store (stats.jsonl), 0600, opened O_NOFOLLOW, rotated to stats.jsonl.1 past a size.
 
+#include "core/config.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "core/config.hpp"
-
 namespace sutra::core {
 
 struct RewriteRecord {
     std::string host;
     std::string tool;
+    /// The command line that produced the output; only its program name (command_name in
+    /// core/stats_command.hpp) is logged, never an argument.
+    std::string command_line;
     std::string shape;
     std::string outcome; ///< "rewritten" or "passthrough:<reason>"
     std::uint64_t bytes_in = 0;
@@ -35,8 +38,9 @@ void log_rewrite(const Config& config, const RewriteRecord& record) noexcept;
 /// Appends a restore record ("ok", "expired", "not_found", "corrupt", "bad_range", …).
 void log_restore(const Config& config, std::string_view outcome) noexcept;
 
-/// The `sutra stats` report: savings per tool and per shape as a table with bars, and restores
-/// by outcome; or one JSON object when `json` is set.
+/// The `sutra stats` report: savings per tool, per shape and per command as tables with bars, and
+/// restores by outcome; or one JSON object when `json` is set (the per-command rows as a
+/// `commands` array of {command, calls, bytes_in, bytes_out, tokens_in, tokens_out}).
 std::string stats_report(const Config& config, bool json);
 
 } // namespace sutra::core

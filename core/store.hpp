@@ -24,8 +24,11 @@
 // - What a sweep may delete (core/store_sweep.cpp): `tmp.*` files older than a minute (a dead
 //   writer's) or not regular, data without metadata older than a minute, metadata without data,
 //   anything not a regular file at an entry's name (planted), corrupt or expired entries, then the
-//   oldest entries until the count and byte quotas hold. Nothing else in the directory: not the
-//   key, the stamp, the ledger, the stats log or ns/.
+//   oldest entries until the count and byte quotas hold, never the entry the sweeping put is
+//   about to hand out (and a put re-checks its entry after sweeping: an id is handed out only
+//   for bytes that exist). Nothing else in the directory: not the key, the stamp, the ledger, the
+//   stats log or ns/.
+// - Reads create nothing: open_existing finds a store or fails `not_found`.
 // - The ledger. `sweep.ledger` holds the bytes the last sweep left, then one line per put since
 //   (O_APPEND); a put checks the byte quota from it without a stat per entry. Missing, garbled or
 //   oversized, it makes the put sweep, which restarts it. A put also sweeps every 128 writes of a
@@ -93,6 +96,10 @@ public:
     /// Creates or validates the directory and its key. Fails with `unsafe` for a symlink,
     /// a non-directory or another user's directory; tightens an existing one to 0700.
     static std::expected<Store, StoreError> open(const StoreOptions& options);
+
+    /// As open, but creates nothing: a missing directory or key is `not_found`. Reads (restore)
+    /// use it, so a read never makes a store, a namespace or a key as a side effect.
+    static std::expected<Store, StoreError> open_existing(const StoreOptions& options);
 
     /// The id the content would get: "su_" + hex of a 16-byte keyed BLAKE2b hash.
     std::string id_for(std::string_view content) const;

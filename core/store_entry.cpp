@@ -175,6 +175,22 @@ std::expected<Store, StoreError> Store::open(const StoreOptions& options) {
     }
 }
 
+std::expected<Store, StoreError> Store::open_existing(const StoreOptions& options) {
+    try {
+        if (!sodium_ready()) return fail(StoreErrc::io, "store: libsodium failed to initialise");
+        auto dirfd = open_store_dir(options.dir);
+        if (!dirfd) return std::unexpected(dirfd.error());
+        auto key = read_key(dirfd->get(), options.dir);
+        if (!key) return std::unexpected(key.error());
+        Store store;
+        store.m_options = options;
+        store.m_key = std::move(*key);
+        return store;
+    } catch (const std::exception& e) {
+        return fail(StoreErrc::io, fmt::format("store: {}", e.what()));
+    }
+}
+
 std::string Store::id_for(std::string_view content) const {
     static const unsigned char empty = 0;
     unsigned char hash[k_hash_bytes];

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <ctime>
 #include <fcntl.h>
+#include <limits>
 #include <optional>
 #include <sys/stat.h>
 
@@ -66,6 +67,20 @@ std::int64_t store_now(const StoreOptions& options) {
     return options.clock ? options.clock() : static_cast<std::int64_t>(std::time(nullptr));
 }
 
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+    std::int64_t sum = 0;
+    if (!__builtin_add_overflow(a, b, &sum)) return sum;
+    return b > 0 ? std::numeric_limits<std::int64_t>::max()
+                 : std::numeric_limits<std::int64_t>::min();
+}
+
+std::int64_t saturating_age(std::int64_t now, std::int64_t then) {
+    std::int64_t age = 0;
+    if (!__builtin_sub_overflow(now, then, &age)) return age;
+    return then < 0 ? std::numeric_limits<std::int64_t>::max()
+                    : std::numeric_limits<std::int64_t>::min();
+}
+
 MetaRead read_meta(int dirfd, std::string_view id, Meta& meta) {
     const std::string name = std::string(id) + ".meta";
     UniqueFd fd(::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
@@ -90,8 +105,10 @@ std::expected<void, StoreError> write_meta(int dirfd,
                                            const std::string& id,
                                            std::uint64_t size,
                                            std::int64_t t) {
-    const nlohmann::json meta = {
-        {"v", 1}, {"size", size}, {"created", t}, {"expires", t + options.ttl_seconds}};
+    const nlohmann::json meta = {{"v", 1},
+                                 {"size", size},
+                                 {"created", t},
+                                 {"expires", saturating_add(t, options.ttl_seconds)}};
     if (auto written = write_atomically(dirfd, options, id, id + ".meta", meta.dump()); !written) {
         unlink_quietly(dirfd, id + ".data");
         return std::unexpected(written.error());

@@ -25,6 +25,12 @@ std::pair<std::string_view, std::string_view> entry_name(std::string_view name);
 /// The store's clock: options.clock when a test set one, else the time.
 std::int64_t store_now(const StoreOptions& options);
 
+/// a + b clamped to the int64 range, so `created + ttl` never wraps into the past.
+std::int64_t saturating_add(std::int64_t a, std::int64_t b);
+
+/// now - then clamped to the int64 range: a planted file's time can be anything.
+std::int64_t saturating_age(std::int64_t now, std::int64_t then);
+
 struct Meta {
     std::uint64_t size = 0;
     std::int64_t created = 0;

@@ -8,6 +8,8 @@
 #include "core/store_dir.hpp"
 #include "core/store_format.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -116,9 +118,10 @@ bool exists(int dirfd, const std::string& name) {
     return ::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
 }
 
-/// Removes what is expired, broken or planted, then the oldest entries beyond the quotas;
-/// returns the bytes of the entries left.
-std::uint64_t sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now) {
+/// Removes what is expired, broken or planted, then the oldest entries beyond the quotas, never
+/// `keep` (the entry a put is about to hand out); returns the bytes of the entries left.
+std::uint64_t
+sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now, std::string_view keep = {}) {
     struct Files {
         bool data = false;
         bool meta = false;
@@ -131,7 +134,7 @@ std::uint64_t sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now
         if (name.starts_with("tmp.")) {
             // A temp file older than a minute belongs to a writer that died.
             if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                (!S_ISREG(st.st_mode) || now - st.st_mtime > k_orphan_age))
+                (!S_ISREG(st.st_mode) || saturating_age(now, st.st_mtime) > k_orphan_age))
                 unlink_quietly(dirfd, name);
             continue;
         }
@@ -164,7 +167,7 @@ std::uint64_t sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now
         const std::string data_name = id + ".data";
         if (files.data && !files.meta) {
             // Young data without metadata is probably a put in progress; leave it a minute.
-            if (now - files.data_mtime > k_orphan_age && !exists(dirfd, meta_name))
+            if (saturating_age(now, files.data_mtime) > k_orphan_age && !exists(dirfd, meta_name))
                 unlink_quietly(dirfd, data_name);
             continue;
         }
@@ -191,6 +194,9 @@ std::uint64_t sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now
     for (const auto& entry : live) bytes += entry.size;
     for (const auto& entry : live) {
         if (count <= options.max_entries && bytes <= options.max_total_bytes) break;
+        // Oldest first, ties (whole seconds) by id; the entry being written is never its own
+        // sweep's victim, whatever its id.
+        if (entry.id == keep) continue;
         remove_entry(dirfd, entry.id);
         --count;
         bytes -= entry.size;
@@ -229,7 +235,7 @@ bool stamp_stale(int dirfd, std::int64_t now) {
     struct stat st {};
     if (::fstatat(dirfd, k_stamp_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
         return true;
-    return now - st.st_mtime >= k_sweep_interval;
+    return saturating_age(now, st.st_mtime) >= k_sweep_interval;
 }
 
 } // namespace
@@ -239,6 +245,14 @@ std::expected<void, StoreError> finish_entry(int dirfd,
                                              const std::string& id,
                                              std::uint64_t size,
                                              std::int64_t t) {
+    // One entry must fit the store, or its own sweep would have to take it: refuse it instead.
+    if (size > options.max_total_bytes || options.max_entries == 0) {
+        unlink_quietly(dirfd, id + ".data");
+        return fail(StoreErrc::too_large,
+                    fmt::format("store: {} bytes do not fit the store's quota ({} bytes, {} "
+                                "entries)",
+                                size, options.max_total_bytes, options.max_entries));
+    }
     if (auto written = write_meta(dirfd, options, id, size, t); !written) return written;
     if (options.fsync) ::fsync(dirfd);
 
@@ -252,7 +266,14 @@ std::expected<void, StoreError> finish_entry(int dirfd,
                     count_entries(dirfd) > options.max_entries;
         if (!sweep_now) ledger_add(dirfd, size);
     }
-    if (sweep_now) touch_stamp(dirfd, t, sweep_dir(dirfd, options, t));
+    if (sweep_now) touch_stamp(dirfd, t, sweep_dir(dirfd, options, t, id));
+    // An id is handed out only for bytes that exist: another process's sweep may have taken
+    // the entry since it was written.
+    if (!exists(dirfd, id + ".meta") || !exists(dirfd, id + ".data"))
+        return fail(StoreErrc::not_found,
+                    fmt::format("store: id {} was swept by another writer before it could be "
+                                "handed out",
+                                id));
     return {};
 }
 
