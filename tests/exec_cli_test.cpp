@@ -27,6 +27,25 @@ namespace sutra {
 namespace {
 
 using test::TempDir;
+using namespace std::chrono_literals;
+
+/// A process that is gone or a zombie (waiting for init to reap it) runs no more.
+bool running(pid_t pid) {
+    const std::string stat = test::read_file("/proc/" + std::to_string(pid) + "/stat");
+    if (stat.empty()) return false;
+    const auto paren = stat.rfind(')');
+    return paren == std::string::npos || paren + 2 >= stat.size() || stat[paren + 2] != 'Z';
+}
+
+/// Whether `pid` stops running within `limit`.
+bool stops_within(pid_t pid, std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (running(pid)) {
+        if (std::chrono::steady_clock::now() > until) return false;
+        std::this_thread::sleep_for(20ms);
+    }
+    return true;
+}
 
 struct Outcome {
     int exit_code = -1;
@@ -87,6 +106,35 @@ protected:
     }
 
     Outcome run(const std::vector<std::string>& args) { return finish(start(args)); }
+
+    /// Waits for sutra at most `limit`; past it, kills it (so a hang fails the test instead of
+    /// holding it) and says so. Returns how long it ran.
+    std::chrono::milliseconds finish_within(pid_t pid, std::chrono::seconds limit, Outcome& o) {
+        const auto began = std::chrono::steady_clock::now();
+        int status = 0;
+        while (::waitpid(pid, &status, WNOHANG) == 0) {
+            if (std::chrono::steady_clock::now() - began > limit) {
+                ::kill(pid, SIGKILL);
+                ::waitpid(pid, &status, 0);
+                ADD_FAILURE() << "sutra still ran after " << limit.count() << " s";
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
+        o.out = test::read_file(dir.path + "/out");
+        o.err = test::read_file(dir.path + "/err");
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now() - began);
+    }
+
+    /// Waits (bounded) until `file` exists, then reads the pid it holds.
+    pid_t pid_in(const std::string& file) {
+        for (int i = 0; i < 400 && test::read_file(file).find('\n') == std::string::npos; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        const std::string text = test::read_file(file);
+        return text.empty() ? -1 : static_cast<pid_t>(std::stol(text));
+    }
 
     core::Store store() const {
         core::StoreOptions so;
@@ -277,6 +325,90 @@ TEST_F(ExecFixture, A256MegabyteOutputRunsInBoundedMemory) {
     constexpr long k_bound_kb = 64 * 1024;
 #endif
     EXPECT_LT(rss_kb, k_bound_kb) << "peak RSS " << rss_kb << " KiB";
+}
+
+// Issue 14 item 5: the command's exit, plus a grace of about a second, ends the wait, even while
+// a background child keeps the pipe open and keeps writing.
+TEST_F(ExecFixture, ABackgroundWriterDoesNotHoldTheRunPastTheGrace) {
+    Outcome o;
+    // 25 s of ticks in the background; the command itself exits at once.
+    auto took = finish_within(
+        start({"exec", "--sh", "(for i in $(seq 50); do echo tick; sleep 0.5; done) & exit 0"}),
+        20s, o);
+    EXPECT_EQ(o.exit_code, 0);
+    EXPECT_LT(took, 4s);
+    EXPECT_TRUE(o.out.starts_with("tick\n")) << o.out;
+    // One that never stops writing, and never pauses.
+    took = finish_within(
+        start({"exec", "--sh", "(while :; do echo tick; done) & echo own; exit 3"}), 20s, o);
+    EXPECT_EQ(o.exit_code, 3);
+    EXPECT_LT(took, 4s);
+    EXPECT_NE(o.out.find("own\n"), std::string::npos);
+    EXPECT_TRUE(o.out.ends_with("[sutra: command exited with status 3]\n"));
+    // A silent one holding the pipe open.
+    took = finish_within(start({"exec", "--sh", "sleep 30 & echo quick"}), 20s, o);
+    EXPECT_EQ(o.out, "quick\n");
+    EXPECT_LT(took, 4s);
+}
+
+// Issue 14 item 10: SIGTERM, SIGINT and SIGHUP to sutra reach the whole process group of the
+// command, not only its first process.
+TEST_F(ExecFixture, ATerminatingSignalStopsTheWholeCommand) {
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+        const std::string pidfile = dir.path + "/sleep" + std::to_string(sig);
+        const pid_t pid =
+            start({"exec", "--sh", "sleep 300 & echo $! > '" + pidfile + "'; wait; echo done"});
+        const pid_t sleeper = pid_in(pidfile);
+        ASSERT_GT(sleeper, 0);
+        ASSERT_TRUE(running(sleeper));
+        ::kill(pid, sig);
+        Outcome o;
+        finish_within(pid, 10s, o);
+        EXPECT_EQ(o.exit_code, 128 + sig) << o.out;
+        EXPECT_EQ(o.out.find("done"), std::string::npos);
+        EXPECT_TRUE(stops_within(sleeper, 2s)) << "signal " << sig << " left the sleep running";
+    }
+}
+
+// A command that ignores the signal gets SIGKILL after the grace (2 s), its whole group too.
+TEST_F(ExecFixture, ACommandThatIgnoresTheSignalIsKilledAfterTheGrace) {
+    const std::string pidfile = dir.path + "/sleep";
+    const pid_t pid = start({"exec", "--sh",
+                             "trap '' TERM; (trap '' TERM; sleep 300) & echo $! > '" + pidfile +
+                                 "'; while :; do sleep 0.05; done"});
+    const pid_t sleeper = pid_in(pidfile);
+    ASSERT_GT(sleeper, 0);
+    ::kill(pid, SIGTERM);
+    Outcome o;
+    const auto took = finish_within(pid, 20s, o);
+    EXPECT_EQ(o.exit_code, 128 + SIGKILL);
+    EXPECT_GE(took, 1500ms);
+    EXPECT_LT(took, 6s);
+    EXPECT_TRUE(stops_within(sleeper, 2s));
+}
+
+// The tree does not outlive a SIGKILLed sutra: its watchdog stops the group.
+TEST_F(ExecFixture, TheCommandDoesNotOutliveAKilledSutra) {
+    const std::string pidfile = dir.path + "/sleep";
+    const pid_t pid = start({"exec", "--sh", "sleep 300 & echo $! > '" + pidfile + "'; wait"});
+    const pid_t sleeper = pid_in(pidfile);
+    ASSERT_GT(sleeper, 0);
+    ::kill(pid, SIGKILL);
+    Outcome o;
+    finish_within(pid, 5s, o);
+    EXPECT_TRUE(stops_within(sleeper, 5s)) << "the command outlived a killed sutra";
+}
+
+// The command's standard input is still sutra's, and what it writes keeps its order: a group of
+// its own changes nothing a plain shell would show.
+TEST_F(ExecFixture, ItsOwnGroupChangesNothingAShellWouldShow) {
+    test::write_file(dir.path + "/in", "first\nsecond\n");
+    const std::vector<std::string> args = {"exec", "--sh",
+                                           "read a; echo \"got $a\"; cat; echo err >&2; exit 4"};
+    const Outcome o =
+        finish(start(args, {"/bin/sh", "-c", "exec \"$0\" \"$@\" < '" + dir.path + "/in'"}));
+    EXPECT_EQ(o.exit_code, 4);
+    EXPECT_EQ(o.out, "got first\nsecond\nerr\n[sutra: command exited with status 4]\n");
 }
 
 } // namespace
