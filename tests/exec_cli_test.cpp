@@ -13,6 +13,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <filesystem>
+#include <poll.h>
 #include <random>
 #include <spawn.h>
 #include <string>
@@ -409,6 +410,89 @@ TEST_F(ExecFixture, ItsOwnGroupChangesNothingAShellWouldShow) {
         finish(start(args, {"/bin/sh", "-c", "exec \"$0\" \"$@\" < '" + dir.path + "/in'"}));
     EXPECT_EQ(o.exit_code, 4);
     EXPECT_EQ(o.out, "got first\nsecond\nerr\n[sutra: command exited with status 4]\n");
+}
+
+// MCP sutra_exec: its time limit is a hard bound that kills the command's whole group, even with
+// a background writer holding the pipe, and a request sent meanwhile is answered at once.
+TEST_F(ExecFixture, McpExecIsBoundedAndDoesNotBlockOtherRequests) {
+    int in[2], out[2];
+    ASSERT_EQ(::pipe2(in, O_CLOEXEC), 0);
+    ASSERT_EQ(::pipe2(out, O_CLOEXEC), 0);
+    std::vector<std::string> env = environment();
+    std::vector<char*> cenv;
+    for (auto& e : env) cenv.push_back(e.data());
+    cenv.push_back(nullptr);
+    std::vector<std::string> argv = {SUTRA_BINARY, "mcp", "--tools", "exec"};
+    std::vector<char*> cargv;
+    for (auto& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    pid_t server = -1;
+    ASSERT_EQ(::posix_spawn(&server, cargv[0], &fa, nullptr, cargv.data(), cenv.data()), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(in[0]);
+    ::close(out[1]);
+    const auto began = std::chrono::steady_clock::now();
+    std::string buffer;
+    // The next answer, or "" past the deadline.
+    const auto next_line = [&](std::chrono::seconds limit) {
+        while (buffer.find('\n') == std::string::npos) {
+            pollfd p{out[0], POLLIN, 0};
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                began + limit - std::chrono::steady_clock::now());
+            if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0)
+                return std::string();
+            char buf[65536];
+            const ssize_t n = ::read(out[0], buf, sizeof buf);
+            if (n <= 0) return std::string();
+            buffer.append(buf, static_cast<std::size_t>(n));
+        }
+        std::string line = buffer.substr(0, buffer.find('\n'));
+        buffer.erase(0, line.size() + 1);
+        return line;
+    };
+    const std::string pidfile = dir.path + "/writer";
+    const nlohmann::json call = {
+        {"jsonrpc", "2.0"},
+        {"id", 1},
+        {"method", "tools/call"},
+        {"params",
+         {{"name", "sutra_exec"},
+          {"arguments",
+           {{"command",
+             "(while :; do echo tick; sleep 0.1; done) & echo $! > '" + pidfile + "'; sleep 300"},
+            {"timeout_seconds", 2}}}}}};
+    const std::string requests =
+        call.dump() + "\n" + R"({"jsonrpc":"2.0","id":2,"method":"ping"})" + "\n";
+    ASSERT_EQ(::write(in[1], requests.data(), requests.size()),
+              static_cast<ssize_t>(requests.size()));
+    const pid_t writer = pid_in(pidfile);
+
+    // The ping is answered while the command runs.
+    const std::string first = next_line(10s);
+    ASSERT_FALSE(first.empty()) << "no answer at all";
+    EXPECT_EQ(nlohmann::json::parse(first)["id"], 2) << first.substr(0, 300);
+    EXPECT_LT(std::chrono::steady_clock::now() - began, 1500ms);
+
+    // The call ends at its bound (2 s, plus the drain grace), killed.
+    const std::string second = next_line(15s);
+    ASSERT_FALSE(second.empty()) << "the exec call did not end";
+    EXPECT_LT(std::chrono::steady_clock::now() - began, 6s);
+    const auto answer = nlohmann::json::parse(second);
+    EXPECT_EQ(answer["id"], 1);
+    EXPECT_EQ(answer["result"]["structuredContent"]["timed_out"], true);
+    // And so is its background writer: the whole group.
+    ASSERT_GT(writer, 0);
+    EXPECT_TRUE(stops_within(writer, 2s));
+
+    ::close(in[1]);
+    int status = 0;
+    EXPECT_EQ(::waitpid(server, &status, 0), server);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ::close(out[0]);
 }
 
 } // namespace
