@@ -39,7 +39,7 @@ public:
         switch (m_phase) {
         case Phase::window:
             m_window.append(chunk);
-            if (m_window.size() > m_spec.window) return leave_window();
+            if (m_window.size() > m_window_limit) return leave_window();
             return true;
         case Phase::raw:
             return m_spec.raw_sink(chunk);
@@ -92,6 +92,10 @@ private:
     const Config& m_cfg;
     Phase m_phase = Phase::window;
     std::string m_window;
+    /// The window's size; raised to the store's per-entry quota when the store fails and no
+    /// raw sink can take the output (--json, MCP): a full disk must not cost the output.
+    std::uint64_t m_window_limit = m_spec.window;
+    bool m_store_failed = false;
     std::uint64_t m_total = 0;
     std::string m_raw_reason;
     Shape m_shape = Shape::text;
@@ -121,21 +125,15 @@ private:
         if (m_shape == Shape::json || m_shape == Shape::diff || m_shape == Shape::binary ||
             m_shape == Shape::empty)
             m_shape = Shape::text;
-        if (m_cfg.store_enabled) {
-            auto store = Store::open(store_options(m_cfg));
-            if (store) {
-                auto writer = store->begin_put();
-                if (writer) {
-                    m_store = std::move(*store);
-                    m_writer.emplace(std::move(*writer));
-                } else {
-                    m_store_error = writer.error().message;
-                }
-            } else {
-                m_store_error = store.error().message;
-            }
-            // Fail open: without a store, nothing may be elided, so the output goes out whole.
-            if (!m_writer && m_spec.raw_sink) return go_raw("store-failed: " + m_store_error);
+        if (m_cfg.store_enabled && !m_store_failed && !start_entry()) {
+            // The store cannot take the output (not there, not writable, a full disk): nothing
+            // may be elided that it does not hold. The CLI passes the output through; a caller
+            // without a raw sink gets it whole from memory up to the store's own per-entry
+            // quota, and past that a view whose markers say what is not retained.
+            if (m_spec.raw_sink) return go_raw("store-failed: " + m_store_error);
+            m_store_failed = true;
+            m_window_limit = std::max(m_spec.window, m_cfg.max_entry_bytes);
+            if (m_window.size() <= m_window_limit) return true;
         }
         m_keys = std::make_unique<KeyMatcher>(m_cfg.keep_patterns);
         // The exit status is not known yet: `auto` plans with the failing command's budget.
@@ -146,7 +144,34 @@ private:
         m_phase = Phase::stream;
         std::string window = std::move(m_window);
         m_window = std::string();
-        stream(window);
+        // The store holds the window already (start_entry); the planner sees it now.
+        if (m_writer && !m_writer->stopped().empty())
+            m_planner->retention_stops_at(m_writer->retained());
+        m_planner->feed(window);
+        return true;
+    }
+
+    /// Opens the store's streaming entry and writes the window to it; false (with the reason in
+    /// m_store_error, and no entry left behind) when any of it fails, short of the quota.
+    bool start_entry() {
+        auto store = Store::open(store_options(m_cfg));
+        if (!store) {
+            m_store_error = store.error().message;
+            return false;
+        }
+        auto writer = store->begin_put();
+        if (!writer) {
+            m_store_error = writer.error().message;
+            return false;
+        }
+        writer->append(m_window);
+        if (!writer->stopped().empty() && writer->stopped() != "quota") {
+            m_store_error = writer->stopped();
+            writer->abort();
+            return false;
+        }
+        m_store = std::move(*store);
+        m_writer.emplace(std::move(*writer));
         return true;
     }
 
@@ -159,6 +184,13 @@ private:
     }
 
     void finish_window(ExecResult& r) {
+        if (m_store_failed) {
+            r.view = m_window;
+            r.passthrough = "store-failed: " + m_store_error;
+            r.note = "the output is shown whole: " + r.passthrough;
+            log(r, "passthrough:store-failed", m_total);
+            return;
+        }
         Request req;
         req.output = m_window;
         req.tool = "exec";

@@ -412,6 +412,36 @@ TEST_F(ExecFixture, ItsOwnGroupChangesNothingAShellWouldShow) {
     EXPECT_EQ(o.out, "got first\nsecond\nerr\n[sutra: command exited with status 4]\n");
 }
 
+// Issue 14 item 9: a store that cannot be written (here a full disk: writes to files fail past
+// 32 KiB, RLIMIT_FSIZE with SIGXFSZ ignored) never costs the output. The CLI passes it through
+// byte for byte; --json (the engine of MCP sutra_exec) gives it whole from memory. sutra's
+// standard output is a pipe, which the limit does not touch.
+TEST_F(ExecFixture, AStoreThatCannotBeWrittenNeverCostsTheOutput) {
+    std::mt19937 rng(9);
+    const std::string file = dir.path + "/big.log";
+    std::string big;
+    while (big.size() < (6u << 20)) big += test::random_log(rng, 2000) + "error: one more\n";
+    test::write_file(file, big);
+    const std::string rc = dir.path + "/rc";
+    const std::vector<std::string> full_disk = {
+        "/bin/sh", "-c",
+        "trap '' XFSZ; (ulimit -f 64; \"$0\" \"$@\"; echo $? > '" + rc + "') | cat"};
+
+    Outcome o = finish(start({"exec", "--", "cat", file}, full_disk));
+    EXPECT_EQ(test::read_file(rc), "0\n");
+    EXPECT_EQ(o.out.size(), big.size());
+    EXPECT_TRUE(o.out == big) << "the output was not passed through whole";
+    EXPECT_NE(o.err.find("the output is shown whole"), std::string::npos) << o.err;
+
+    o = finish(start({"exec", "--json", "--", "cat", file}, full_disk));
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_TRUE(j["view"].get<std::string>() == big) << "the --json view is not the output";
+    EXPECT_TRUE(j["id"].is_null());
+    EXPECT_TRUE(j["passthrough"].get<std::string>().starts_with("store-failed"))
+        << j["passthrough"];
+    EXPECT_EQ(j["retained_bytes"], 0);
+}
+
 // MCP sutra_exec: its time limit is a hard bound that kills the command's whole group, even with
 // a background writer holding the pipe, and a request sent meanwhile is answered at once.
 TEST_F(ExecFixture, McpExecIsBoundedAndDoesNotBlockOtherRequests) {
