@@ -409,11 +409,16 @@ StreamView StreamPlanner::compose(const std::vector<const Line*>& kept,
     Noise noise;
     bool large = false, long_line = false;
     const std::uint64_t stop = retention.retained;
+    // Markers are spliced in at the end, once it is known how many are retained: those spell
+    // the restore call once (the first in full, the later ones by range: the contract's marker
+    // economy); a marker for bytes not retained is always whole.
+    std::vector<std::size_t> marker_at;
+    std::vector<bool> marker_own_line;
     const auto marker = [&](const Elision& e, bool retained, bool own_line) {
         out.elisions.push_back(e);
         out.retained.push_back(retained);
-        out.view += retained ? marker_text(e, context) : unretained_marker(e, retention.why_not);
-        if (own_line) out.view += '\n';
+        marker_at.push_back(out.view.size());
+        marker_own_line.push_back(own_line);
     };
     // An elided run of whole lines, split where retention stops.
     const auto gap = [&](std::uint64_t b, std::uint64_t e, std::uint64_t first,
@@ -480,6 +485,23 @@ StreamView StreamPlanner::compose(const std::vector<const Line*>& kept,
 
     ansi = noise.ansi;
     redraw = noise.redraw;
+
+    std::vector<Elision> retained_ones;
+    for (std::size_t i = 0; i < out.elisions.size(); ++i)
+        if (out.retained[i]) retained_ones.push_back(out.elisions[i]);
+    const std::vector<std::string> texts = text_marker_texts(retained_ones, context);
+    std::string view;
+    view.reserve(out.view.size() + 200 * out.elisions.size());
+    std::size_t from = 0, next_retained = 0;
+    for (std::size_t i = 0; i < out.elisions.size(); ++i) {
+        view.append(out.view, from, marker_at[i] - from);
+        from = marker_at[i];
+        view += out.retained[i] ? texts[next_retained++]
+                                : unretained_marker(out.elisions[i], retention.why_not);
+        if (marker_own_line[i]) view += '\n';
+    }
+    view.append(out.view, from, std::string::npos);
+    out.view = std::move(view);
     return out;
 }
 

@@ -14,7 +14,8 @@
 // context go, and only then are critical lines
 // thinned, evenly, with one closing line that counts the rest. The last line with text always
 // stays. Everything else is elided, and each elided stretch becomes one core marker naming its
-// exact byte and line range in the original. Long lines keep their first two thirds and last
+// exact byte and line range in the original (the first retained one in full, the later ones by
+// range: docs/contract.md's marker economy). Long lines keep their first two thirds and last
 // third of the mode's line bound, as in the core. Memory is bounded by the mode's budget and
 // ceiling, whatever the output's size; no process code lives here.
 
