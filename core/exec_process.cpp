@@ -220,30 +220,40 @@ private:
     int m_fd = -1;
 };
 
-/// When sutra is its terminal's foreground job, the command's group gets the terminal for the
-/// run, so it can read it (a password prompt, an editor) without being stopped by SIGTTIN, and a
-/// Ctrl-C reaches it directly; sutra takes the terminal back at the end.
+/// When sutra is a shell's foreground job on a terminal, the command's group gets the terminal for
+/// the run, so it can read it (a password prompt, an editor) without being stopped by SIGTTIN, and
+/// a Ctrl-C reaches it directly; sutra takes the terminal back at the end.
 class Terminal {
 public:
     void hand_to(pid_t group) {
-        m_fd = ::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-        if (m_fd < 0) return;
-        if (::tcgetpgrp(m_fd) != ::getpgrp() || ::tcsetpgrp(m_fd, group) != 0) {
-            ::close(m_fd);
-            m_fd = -1;
+        // Only as a shell's foreground job: sutra leads its process group and its input is the
+        // terminal. Started by a host inside the host's own group, sutra must never take the
+        // terminal from it.
+        if (!::isatty(STDIN_FILENO) || ::getpgrp() != ::getpid() ||
+            ::tcgetpgrp(STDIN_FILENO) != ::getpgrp() || ::tcsetpgrp(STDIN_FILENO, group) != 0)
             return;
-        }
+        m_fd = STDIN_FILENO;
+        m_group = group;
         // It may have touched the terminal before it had it, and stopped.
         ::kill(-group, SIGCONT);
     }
-    ~Terminal() {
+    bool held() const { return m_fd >= 0; }
+    /// The command was stopped (Ctrl-Z): sutra takes the terminal back and stops too, as a
+    /// shell's job would; once continued (`fg`), the command gets the terminal and goes on.
+    void command_stopped() {
         if (m_fd < 0) return;
-        ::tcsetpgrp(m_fd, ::getpgrp()); // SIGTTOU is blocked during the run
-        ::close(m_fd);
+        ::tcsetpgrp(m_fd, ::getpgrp());
+        ::raise(SIGTSTP);
+        ::tcsetpgrp(m_fd, m_group);
+        ::kill(-m_group, SIGCONT);
+    }
+    ~Terminal() {
+        if (m_fd >= 0) ::tcsetpgrp(m_fd, ::getpgrp()); // SIGTTOU is blocked during the run
     }
 
 private:
     int m_fd = -1;
+    pid_t m_group = 0;
 };
 
 int open_pidfd(pid_t pid) {
@@ -279,16 +289,30 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
     Clock::time_point drain_to = never; // the command exited: stop reading then
     bool reaped = false, killed = false;
     int out = child.out;
-    const int pidfd = open_pidfd(child.pid);
     auto last_output = started;
     std::vector<char> buf(1 << 17);
 
+    // With the terminal handed over, a stop (Ctrl-Z) must be seen too, which a pidfd does not
+    // report: then the exit is looked for every 50 ms with WUNTRACED.
+    const int pidfd = terminal.held() ? -1 : open_pidfd(child.pid);
     const auto reap = [&](int flags) {
         int status = 0;
         pid_t done;
+        if (terminal.held()) flags |= WUNTRACED;
         while ((done = ::waitpid(child.pid, &status, flags)) < 0 && errno == EINTR) {
         }
-        if (done != child.pid) return;
+        if (done == 0) return; // still running
+        if (done < 0) {
+            // Gone without a status to read (SIGCHLD ignored by whoever started sutra).
+            reaped = true;
+            end.exit_code = 1;
+            drain_to = Clock::now() + k_drain_grace;
+            return;
+        }
+        if (WIFSTOPPED(status)) {
+            terminal.command_stopped();
+            return;
+        }
         reaped = true;
         end.exit_code = decode_status(status, end.signal);
         drain_to = Clock::now() + k_drain_grace;
@@ -302,7 +326,7 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
             ::kill(-group, SIGKILL);
             killed = true;
             end.timed_out = now < kill_at;
-            if (!reaped) reap(0);
+            while (!reaped) reap(0);
             drain_to = std::min(drain_to, now + k_drain_grace);
         }
         if (reaped && (out < 0 || now >= drain_to)) break;
@@ -337,7 +361,7 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
     }
     if (out >= 0) ::close(out);
     if (pidfd >= 0) ::close(pidfd);
-    if (!reaped) reap(0);
+    while (!reaped) reap(0);
     // A signal was passed on: nothing of the group outlives the grace.
     if (kill_at != never && !killed) {
         while (Clock::now() < kill_at && group_alive(group)) sleep_for(milliseconds(20));

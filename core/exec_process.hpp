@@ -9,8 +9,10 @@
 //  - a time limit kills the group (SIGKILL) and is a hard bound on the wait;
 //  - the command's own exit ends the wait within k_drain_grace, even if a background child keeps
 //    the pipe open and keeps writing.
-// When sutra is the terminal's foreground job, the command's group gets the terminal for the run
-// (and sutra takes it back after), so a command that reads the terminal is not stopped by it.
+// When sutra is a shell's foreground job on a terminal (it leads its process group and reads the
+// terminal), the command's group gets the terminal for the run, and sutra takes it back after; a
+// Ctrl-Z stops both, as a shell's job. Started by a host inside the host's own group, sutra never
+// takes the terminal.
 // docs/exec.md says the same for users.
 
 #include <chrono>
