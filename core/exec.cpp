@@ -1,11 +1,12 @@
-// exec: the process side (spawn, signal forwarding, the read loop with its time limit) and
-// the Driver that takes the output chunk by chunk: whole through compress while it fits
-// the window, else through the streaming planner and store writer, with one stats record.
+// exec: the Driver that takes the output chunk by chunk: whole through compress while it fits
+// the window, else through the streaming planner and store writer, with one stats record. The
+// process side (process group, signals, watchdog, deadlines) is core/exec_process.cpp.
 
 #include "core/exec.hpp"
 
 #include "core/classify.hpp"
 #include "core/compress.hpp"
+#include "core/exec_process.hpp"
 #include "core/exec_stream.hpp"
 #include "core/shape.hpp"
 #include "core/stats.hpp"
@@ -16,82 +17,15 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <exception>
-#include <fcntl.h>
 #include <memory>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace sutra::core {
 namespace {
-
-// The running child, for the signal handler: SIGINT and SIGTERM sent to sutra go to it.
-std::atomic<pid_t> g_child{0};
-
-extern "C" void forward_signal(int sig) {
-    const pid_t pid = g_child.load();
-    if (pid > 0) ::kill(pid, sig);
-}
-
-int decode_status(int status, int& signal) {
-    if (WIFSIGNALED(status)) {
-        signal = WTERMSIG(status);
-        return 128 + signal;
-    }
-    signal = 0;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
-struct Child {
-    pid_t pid = -1;
-    int out = -1; ///< read end of the one pipe both its stdout and stderr write to
-};
-
-/// Starts argv[0] (searched in PATH) with stdout and stderr on one pipe, so the bytes arrive in
-/// the order the child wrote them, as a terminal would show them. Returns the errno on failure.
-std::pair<Child, int> spawn(const ExecRequest& spec) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) return {{}, errno};
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attr);
-    if (spec.stdin_null)
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-    // The child starts with default dispositions and nothing blocked, whatever sutra set.
-    sigset_t defaults, none;
-    sigemptyset(&defaults);
-    for (int sig : {SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP}) sigaddset(&defaults, sig);
-    sigemptyset(&none);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-
-    std::vector<char*> argv;
-    for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = -1;
-    const int rc = ::posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    ::close(fds[1]);
-    if (rc != 0) {
-        ::close(fds[0]);
-        return {{}, rc};
-    }
-    return {{pid, fds[0]}, 0};
-}
 
 /// Takes the output chunk by chunk: first into a window held in memory, then (past it) into
 /// the streaming planner and the store writer, or raw to the sink.
@@ -105,7 +39,7 @@ public:
         switch (m_phase) {
         case Phase::window:
             m_window.append(chunk);
-            if (m_window.size() > m_spec.window) return leave_window();
+            if (m_window.size() > m_window_limit) return leave_window();
             return true;
         case Phase::raw:
             return m_spec.raw_sink(chunk);
@@ -158,6 +92,10 @@ private:
     const Config& m_cfg;
     Phase m_phase = Phase::window;
     std::string m_window;
+    /// The window's size; raised to the store's per-entry quota when the store fails and no
+    /// raw sink can take the output (--json, MCP): a full disk must not cost the output.
+    std::uint64_t m_window_limit = m_spec.window;
+    bool m_store_failed = false;
     std::uint64_t m_total = 0;
     std::string m_raw_reason;
     Shape m_shape = Shape::text;
@@ -187,21 +125,15 @@ private:
         if (m_shape == Shape::json || m_shape == Shape::diff || m_shape == Shape::binary ||
             m_shape == Shape::empty)
             m_shape = Shape::text;
-        if (m_cfg.store_enabled) {
-            auto store = Store::open(store_options(m_cfg));
-            if (store) {
-                auto writer = store->begin_put();
-                if (writer) {
-                    m_store = std::move(*store);
-                    m_writer.emplace(std::move(*writer));
-                } else {
-                    m_store_error = writer.error().message;
-                }
-            } else {
-                m_store_error = store.error().message;
-            }
-            // Fail open: without a store, nothing may be elided, so the output goes out whole.
-            if (!m_writer && m_spec.raw_sink) return go_raw("store-failed: " + m_store_error);
+        if (m_cfg.store_enabled && !m_store_failed && !start_entry()) {
+            // The store cannot take the output (not there, not writable, a full disk): nothing
+            // may be elided that it does not hold. The CLI passes the output through; a caller
+            // without a raw sink gets it whole from memory up to the store's own per-entry
+            // quota, and past that a view whose markers say what is not retained.
+            if (m_spec.raw_sink) return go_raw("store-failed: " + m_store_error);
+            m_store_failed = true;
+            m_window_limit = std::max(m_spec.window, m_cfg.max_entry_bytes);
+            if (m_window.size() <= m_window_limit) return true;
         }
         m_keys = std::make_unique<KeyMatcher>(m_cfg.keep_patterns);
         // The exit status is not known yet: `auto` plans with the failing command's budget.
@@ -212,7 +144,34 @@ private:
         m_phase = Phase::stream;
         std::string window = std::move(m_window);
         m_window = std::string();
-        stream(window);
+        // The store holds the window already (start_entry); the planner sees it now.
+        if (m_writer && !m_writer->stopped().empty())
+            m_planner->retention_stops_at(m_writer->retained());
+        m_planner->feed(window);
+        return true;
+    }
+
+    /// Opens the store's streaming entry and writes the window to it; false (with the reason in
+    /// m_store_error, and no entry left behind) when any of it fails, short of the quota.
+    bool start_entry() {
+        auto store = Store::open(store_options(m_cfg));
+        if (!store) {
+            m_store_error = store.error().message;
+            return false;
+        }
+        auto writer = store->begin_put();
+        if (!writer) {
+            m_store_error = writer.error().message;
+            return false;
+        }
+        writer->append(m_window);
+        if (!writer->stopped().empty() && writer->stopped() != "quota") {
+            m_store_error = writer->stopped();
+            writer->abort();
+            return false;
+        }
+        m_store = std::move(*store);
+        m_writer.emplace(std::move(*writer));
         return true;
     }
 
@@ -225,6 +184,13 @@ private:
     }
 
     void finish_window(ExecResult& r) {
+        if (m_store_failed) {
+            r.view = m_window;
+            r.passthrough = "store-failed: " + m_store_error;
+            r.note = "the output is shown whole: " + r.passthrough;
+            log(r, "passthrough:store-failed", m_total);
+            return;
+        }
         Request req;
         req.output = m_window;
         req.tool = "exec";
@@ -309,54 +275,6 @@ private:
     }
 };
 
-/// Blocks SIGINT and SIGTERM while the child is started, then forwards them to it.
-class SignalForwarding {
-public:
-    SignalForwarding() {
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        ::sigprocmask(SIG_BLOCK, &set, &m_old_mask);
-        struct sigaction sa {};
-        sa.sa_handler = forward_signal;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESTART;
-        ::sigaction(SIGINT, &sa, &m_old_int);
-        ::sigaction(SIGTERM, &sa, &m_old_term);
-        // A closed standard output shows up as EPIPE on write, not as a signal.
-        struct sigaction ign {};
-        ign.sa_handler = SIG_IGN;
-        ::sigaction(SIGPIPE, &ign, &m_old_pipe);
-    }
-    void started(pid_t pid) {
-        g_child.store(pid);
-        ::sigprocmask(SIG_SETMASK, &m_old_mask, nullptr); // pending signals are forwarded now
-    }
-    ~SignalForwarding() {
-        ::sigprocmask(SIG_SETMASK, &m_old_mask, nullptr);
-        g_child.store(0);
-        ::sigaction(SIGINT, &m_old_int, nullptr);
-        ::sigaction(SIGTERM, &m_old_term, nullptr);
-        ::sigaction(SIGPIPE, &m_old_pipe, nullptr);
-    }
-    SignalForwarding(const SignalForwarding&) = delete;
-    SignalForwarding& operator=(const SignalForwarding&) = delete;
-
-private:
-    sigset_t m_old_mask{};
-    struct sigaction m_old_int {};
-    struct sigaction m_old_term {};
-    struct sigaction m_old_pipe {};
-};
-
-int wait_child(pid_t pid, int& signal) {
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return 1;
-    return decode_status(status, signal);
-}
-
 } // namespace
 
 std::string status_line(int exit_code, int signal) {
@@ -378,9 +296,16 @@ ExecResult exec(const ExecRequest& spec, const Config& config) noexcept {
             r.spawn_error = "no command given";
             return r;
         }
-        SignalForwarding signals;
-        auto [child, err] = spawn(spec);
-        if (err != 0) {
+        CommandSpec command;
+        command.argv = spec.argv;
+        command.stdin_null = spec.stdin_null;
+        command.timeout_seconds = spec.timeout_seconds;
+        Driver driver(spec, config);
+        const auto end = run_command(
+            command, [&](std::string_view bytes) { return driver.feed(bytes); },
+            [&] { driver.idle(); });
+        if (!end) {
+            const int err = end.error();
             ExecResult r;
             r.spawned = false;
             // As a shell says it: 127 for a command that is not there, 126 for one that cannot
@@ -390,45 +315,8 @@ ExecResult exec(const ExecRequest& spec, const Config& config) noexcept {
                                           : spec.argv[0] + ": " + std::strerror(err);
             return r;
         }
-        signals.started(child.pid);
-
-        Driver driver(spec, config);
-        std::vector<char> buf(1 << 17);
-        bool reaped = false, timed_out = false;
-        int status_signal = 0, exit_code = 0;
-        const auto started = std::chrono::steady_clock::now();
-        while (true) {
-            if (spec.timeout_seconds > 0 && !reaped && !timed_out &&
-                std::chrono::steady_clock::now() - started >=
-                    std::chrono::seconds(spec.timeout_seconds)) {
-                ::kill(child.pid, SIGKILL);
-                timed_out = true;
-            }
-            pollfd p{child.out, POLLIN, 0};
-            const int ready = ::poll(&p, 1, 1000);
-            if (ready < 0 && errno == EINTR) continue;
-            if (ready == 0) {
-                driver.idle();
-                if (reaped) break; // the child is gone and whoever holds the pipe is quiet
-                int status = 0;
-                const pid_t done = ::waitpid(child.pid, &status, WNOHANG);
-                if (done == child.pid) {
-                    g_child.store(0); // its pid may be reused: forward nothing more
-                    reaped = true;
-                    exit_code = decode_status(status, status_signal);
-                }
-                continue;
-            }
-            const ssize_t n = ::read(child.out, buf.data(), buf.size());
-            if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-            if (n <= 0) break;
-            if (!driver.feed(std::string_view(buf.data(), static_cast<std::size_t>(n)))) break;
-        }
-        ::close(child.out);
-        if (!reaped) exit_code = wait_child(child.pid, status_signal);
-        g_child.store(0);
-        ExecResult result = driver.finish(exit_code, status_signal);
-        result.timed_out = timed_out;
+        ExecResult result = driver.finish(end->exit_code, end->signal);
+        result.timed_out = end->timed_out;
         return result;
     } catch (const std::exception& e) {
         ExecResult r;

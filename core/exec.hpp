@@ -1,9 +1,11 @@
 #pragma once
 // The core's second entry beside core::compress: runs one command (`sutra exec`, the MCP tool
-// sutra_exec) and compresses its output as it arrives. It spawns the command with one pipe for
-// both standard output and standard error, forwards SIGINT and SIGTERM to it, and takes the
-// bytes in memory with core::compress while they fit a window, then with the streaming planner
-// (core/exec_stream.hpp) and a streaming store writer, in bounded memory. Front ends only
+// sutra_exec) and compresses its output as it arrives. It spawns the command in a process group
+// of its own with one pipe for both standard output and standard error (core/exec_process.hpp:
+// signals to the group, a watchdog, the grace after the command's exit, the time limit), and
+// takes the bytes in memory with core::compress while they fit a window, then with the
+// streaming planner (core/exec_stream.hpp) and a streaming store writer, in bounded memory. A
+// store that cannot be written never costs the output (docs/exec.md). Front ends only
 // translate: they fill an ExecRequest and print or wrap the ExecResult.
 
 #include "core/config.hpp"
@@ -28,8 +30,8 @@ struct ExecRequest {
     /// sink; when it is empty they are planned like text instead (for --json and MCP).
     std::function<bool(std::string_view)> raw_sink;
     bool stdin_null = false; ///< give the child /dev/null as standard input
-    /// Kill the child (SIGKILL) once it has run this long; 0: no limit. For callers that must
-    /// answer, such as the MCP tool.
+    /// Kill the command's whole process group (SIGKILL) once it has run this long, a hard bound
+    /// on the call; 0: no limit. For callers that must answer, such as the MCP tool.
     unsigned timeout_seconds = 0;
     /// End a non-zero status's view with "[sutra: command exited with status N]". Off for hosts
     /// that show the status themselves (Claude Code's "Exit code N").

@@ -14,8 +14,6 @@ namespace {
 // What one marker line costs at most in the view, counted with each group and long line so the
 // view stays under the ceiling whatever the output.
 constexpr std::uint64_t k_marker_cost = 320;
-// The first and the latest groups are each at most this many.
-constexpr std::size_t k_max_groups = 48;
 // Room kept for the closing notes.
 constexpr std::uint64_t k_note_room = 1024;
 
@@ -28,6 +26,7 @@ void copy_line(StreamPlanner::Line& to, const StreamPlanner::Line& from) {
     to.tail.assign(from.tail);
     to.shown = from.shown;
     to.critical = from.critical;
+    to.notable = from.notable;
 }
 
 std::string cleaned(std::string_view raw, Noise& noise) {
@@ -54,8 +53,10 @@ StreamPlanner::StreamPlanner(const KeyMatcher& keys, const TextOptions& options)
     m_head_max = budget / 2;
     m_tail_room = budget / 2;
     m_tail_max = budget * 3 / 4;
-    const std::uint64_t fixed = m_head_max + m_tail_max + 2 * k_marker_cost + k_note_room;
-    m_group_room = ceiling > fixed ? (ceiling - fixed) / 2 : 0;
+    // A view never shows more than the ceiling: twice that of groups leaves room to choose.
+    m_group_cap = ceiling / 4;
+    m_notable_cap = ceiling / 2;
+    m_reservoir = 2 * ceiling;
     m_opt.max_line_bytes = std::max<std::size_t>(m_opt.max_line_bytes, 16);
     m_head_keep = m_opt.max_line_bytes * 2 / 3 + 1;
     m_tail_keep = m_opt.max_line_bytes / 3;
@@ -128,6 +129,7 @@ void StreamPlanner::make_line(std::string_view head,
     line.end = end;
     line.number = m_lines;
     line.critical = false;
+    line.notable = false;
     const std::uint64_t size = end - begin;
     if (size <= m_opt.max_line_bytes) {
         line.head.assign(head.substr(0, static_cast<std::size_t>(size)));
@@ -171,13 +173,17 @@ void StreamPlanner::take(std::string_view raw_head,
         joined = cleaned(line.head, noise);
         if (!line.tail.empty()) joined += cleaned(line.tail, noise);
         text = joined;
-        line.critical = m_keys.level(text) == Level::critical;
+        const Level level = m_keys.level(text);
+        line.critical = level == Level::critical;
+        line.notable = level == Level::notable;
     } else if (text == m_prev_text) {
-        line.critical = m_prev_critical;
+        line.critical = m_prev_level == Level::critical;
+        line.notable = m_prev_level == Level::notable;
     } else {
-        line.critical = m_keys.level(text) == Level::critical;
+        m_prev_level = m_keys.level(text);
+        line.critical = m_prev_level == Level::critical;
+        line.notable = m_prev_level == Level::notable;
         m_prev_text.assign(text);
-        m_prev_critical = line.critical;
     }
     if (line.critical) ++m_critical_seen;
 
@@ -200,7 +206,12 @@ void StreamPlanner::take(std::string_view raw_head,
         m_head_done = true;
     }
 
-    const std::uint64_t group_cap = m_group_room / 4;
+    // Notable lines (warnings and the like) while their share lasts: shown when room is left.
+    if (line.notable && m_notable_bytes + line.shown <= m_notable_cap) {
+        m_notable_bytes += line.shown;
+        m_notable.push_back(line);
+    }
+    const std::uint64_t group_cap = m_group_cap;
     // A critical line just like the last one shown adds nothing: it stays inside a marker.
     const bool fresh = line.critical && text != m_last_critical;
     if (fresh) {
@@ -241,18 +252,28 @@ void StreamPlanner::close_group() {
     Group g = std::move(m_open);
     m_open = Group{};
     g.bytes += k_marker_cost;
-    if (!m_firsts_full && m_first_bytes + g.bytes <= m_group_room &&
-        m_first.size() < k_max_groups) {
-        m_first_bytes += g.bytes;
-        m_first.push_back(std::move(g));
-        return;
+    g.ordinal = m_group_count++;
+    g.sampled = g.ordinal % m_stride == 0;
+    // The latest group stays only until the next one comes, unless the stride keeps it.
+    if (!m_groups.empty() && !m_groups.back().sampled) {
+        m_groups_bytes -= m_groups.back().bytes;
+        m_groups.pop_back();
     }
-    m_firsts_full = true;
-    m_late_bytes += g.bytes;
-    m_late.push_back(std::move(g));
-    while (!m_late.empty() && (m_late_bytes > m_group_room || m_late.size() > k_max_groups)) {
-        m_late_bytes -= m_late.front().bytes;
-        m_late.pop_front();
+    m_groups_bytes += g.bytes;
+    m_groups.push_back(std::move(g));
+    // Full: keep every other one of the sampled groups (the first always), and the latest.
+    while (m_groups_bytes > m_reservoir && m_groups.size() > 2) {
+        m_stride *= 2;
+        std::vector<Group> kept;
+        m_groups_bytes = 0;
+        for (std::size_t i = 0; i < m_groups.size(); ++i) {
+            Group& each = m_groups[i];
+            each.sampled = each.ordinal % m_stride == 0;
+            if (!each.sampled && i + 1 < m_groups.size()) continue;
+            m_groups_bytes += each.bytes;
+            kept.push_back(std::move(each));
+        }
+        m_groups = std::move(kept);
     }
 }
 
@@ -272,29 +293,132 @@ void StreamPlanner::push_tail(const Line& line) {
 
 StreamView StreamPlanner::render(const MarkerContext& context,
                                  const StreamRetention& retention) const {
-    std::vector<const Line*> kept;
-    for (const Line& l : m_head) kept.push_back(&l);
-    for (const Group& g : m_first)
-        for (const Line& l : g.lines) kept.push_back(&l);
-    for (const Group& g : m_late)
-        for (const Line& l : g.lines) kept.push_back(&l);
-    for (std::size_t i = 0; i < m_tail.size(); ++i) kept.push_back(&m_tail[i]);
-    std::sort(kept.begin(), kept.end(),
-              [](const Line* a, const Line* b) { return a->number < b->number; });
-    kept.erase(std::unique(kept.begin(), kept.end(),
-                           [](const Line* a, const Line* b) { return a->number == b->number; }),
-               kept.end());
+    // The candidates, by priority: the last line with text (the verdict), critical lines,
+    // their context, the head and the tail.
+    std::vector<const Line*> critical, around, notable;
+    for (const Line& l : m_notable) notable.push_back(&l);
+    for (const Line& l : m_head)
+        if (l.critical) critical.push_back(&l);
+    for (const Group& g : m_groups)
+        for (const Line& l : g.lines) (l.critical ? critical : around).push_back(&l);
+    for (std::size_t i = 0; i < m_tail.size(); ++i)
+        if (m_tail[i].critical) critical.push_back(&m_tail[i]);
+    const auto by_number = [](const Line* a, const Line* b) { return a->number < b->number; };
+    const auto same_number = [](const Line* a, const Line* b) { return a->number == b->number; };
+    std::sort(critical.begin(), critical.end(), by_number);
+    critical.erase(std::unique(critical.begin(), critical.end(), same_number), critical.end());
+    const Line* last = nullptr;
+    for (std::size_t i = m_tail.size(); i > 0 && !last; --i)
+        if (!is_blank(m_tail[i - 1].head)) last = &m_tail[i - 1];
+    if (!last && m_tail.size() > 0) last = &m_tail[m_tail.size() - 1];
 
+    // Critical lines were let go on the way (the reservoir thinned): no other line may take
+    // room they could have had, so the view starts from them alone.
+    const bool thinned = m_stride > 1;
+    std::uint64_t head_room = 0, tail_room = 0;
+    if (!thinned) {
+        for (const Line& l : m_head) head_room += l.shown;
+        for (std::size_t i = 0; i < m_tail.size(); ++i) tail_room += m_tail[i].shown;
+    }
+    bool with_context = !thinned, with_notable = !thinned;
+    std::size_t count = critical.size();
+    const std::size_t n = critical.size();
+    const std::uint64_t ceiling = std::max<std::uint64_t>(m_opt.ceiling, 8192);
+    const std::uint64_t limit = ceiling - k_note_room;
+
+    StreamView out;
+    bool ansi = false, redraw = false;
+    for (int attempt = 0; attempt < 64; ++attempt) {
+        std::vector<const Line*> kept;
+        if (last) kept.push_back(last);
+        // As many critical lines as fit, spread evenly (the first and the last among them).
+        for (std::size_t k = 0; k < count; ++k)
+            kept.push_back(critical[count == 1 ? 0 : k * (n - 1) / (count - 1)]);
+        if (with_context) kept.insert(kept.end(), around.begin(), around.end());
+        if (with_notable) kept.insert(kept.end(), notable.begin(), notable.end());
+        std::uint64_t used = 0;
+        for (const Line& l : m_head) {
+            if (used + l.shown > head_room) break;
+            used += l.shown;
+            kept.push_back(&l);
+        }
+        used = 0;
+        for (std::size_t i = m_tail.size(); i > 0; --i) {
+            const Line& l = m_tail[i - 1];
+            if (used + l.shown > tail_room) break;
+            used += l.shown;
+            kept.push_back(&l);
+        }
+        std::sort(kept.begin(), kept.end(), by_number);
+        kept.erase(std::unique(kept.begin(), kept.end(), same_number), kept.end());
+        ansi = redraw = false;
+        out = compose(kept, context, retention, ansi, redraw);
+        const std::uint64_t size = out.view.size();
+        if (size <= limit) break;
+        // Over the ceiling: the head and the tail shrink first, then the notable lines and the
+        // context go, and only then are critical lines thinned.
+        if (head_room + tail_room > 0) {
+            head_room = head_room < 256 ? 0 : head_room / 2;
+            tail_room = tail_room < 256 ? 0 : tail_room / 2;
+        } else if (with_notable && !notable.empty()) {
+            with_notable = false;
+        } else if (with_context) {
+            with_context = false;
+        } else if (count > 1) {
+            const auto fitting =
+                static_cast<std::size_t>(static_cast<double>(count) * static_cast<double>(limit) /
+                                         static_cast<double>(size));
+            count = std::clamp<std::size_t>(fitting, 1, count - 1);
+        } else {
+            break;
+        }
+    }
+
+    // The notes go on lines of their own, even after a last line without a newline.
+    const bool notes = out.key_lines_elided > 0 || ansi || redraw;
+    if (notes && !out.view.empty() && out.view.back() != '\n') out.view += '\n';
+    if (out.key_lines_elided > 0) {
+        const bool searchable = context.id.has_value();
+        std::string call;
+        if (searchable)
+            call = context.route.kind == RestoreRoute::Kind::mcp
+                       ? fmt::format("; find them: {}(id=\"{}\", mode=\"search\", query=TEXT)",
+                                     context.route.tool, *context.id)
+                       : fmt::format("; find them: {} restore {} --search TEXT",
+                                     context.route.program, *context.id);
+        out.view += fmt::format("[sutra: {} more lines with key words (errors, failures, your "
+                                "keep patterns) are inside the elided ranges{}]\n",
+                                out.key_lines_elided, call);
+    }
+    if (ansi || redraw) {
+        out.view += cleanup_note(context, ansi && redraw ? "terminal escapes and "
+                                                           "progress redraws"
+                                          : ansi         ? "terminal escapes"
+                                                         : "progress redraws");
+        out.view += '\n';
+    }
+    return out;
+}
+
+StreamView StreamPlanner::compose(const std::vector<const Line*>& kept,
+                                  const MarkerContext& context,
+                                  const StreamRetention& retention,
+                                  bool& ansi,
+                                  bool& redraw) const {
     StreamView out;
     Noise noise;
     bool large = false, long_line = false;
     const std::uint64_t stop = retention.retained;
-
+    // Markers are spliced in at the end, once it is known how many are retained: those spell
+    // the restore call once (the first in full, the later ones by range: the contract's marker
+    // economy); a marker for bytes not retained is always whole.
+    std::vector<std::size_t> marker_at;
+    std::vector<bool> marker_own_line;
     const auto marker = [&](const Elision& e, bool retained, bool own_line) {
         out.elisions.push_back(e);
         out.retained.push_back(retained);
-        out.view += retained ? marker_text(e, context) : unretained_marker(e, retention.why_not);
-        if (own_line) out.view += '\n';
+        marker_at.push_back(out.view.size());
+        marker_own_line.push_back(own_line);
     };
     // An elided run of whole lines, split where retention stops.
     const auto gap = [&](std::uint64_t b, std::uint64_t e, std::uint64_t first,
@@ -359,29 +483,25 @@ StreamView StreamPlanner::render(const MarkerContext& context,
     if (long_line) out.rules.push_back("long-line");
     if (large) out.rules.push_back("budget");
 
-    // The notes go on lines of their own, even after a last line without a newline.
-    const bool notes = out.key_lines_elided > 0 || noise.ansi || noise.redraw;
-    if (notes && !out.view.empty() && out.view.back() != '\n') out.view += '\n';
-    if (out.key_lines_elided > 0) {
-        const bool searchable = context.id.has_value();
-        std::string call;
-        if (searchable)
-            call = context.route.kind == RestoreRoute::Kind::mcp
-                       ? fmt::format("; find them: {}(id=\"{}\", mode=\"search\", query=TEXT)",
-                                     context.route.tool, *context.id)
-                       : fmt::format("; find them: {} restore {} --search TEXT",
-                                     context.route.program, *context.id);
-        out.view += fmt::format("[sutra: {} more lines with key words (errors, failures, your "
-                                "keep patterns) are inside the elided ranges{}]\n",
-                                out.key_lines_elided, call);
+    ansi = noise.ansi;
+    redraw = noise.redraw;
+
+    std::vector<Elision> retained_ones;
+    for (std::size_t i = 0; i < out.elisions.size(); ++i)
+        if (out.retained[i]) retained_ones.push_back(out.elisions[i]);
+    const std::vector<std::string> texts = text_marker_texts(retained_ones, context);
+    std::string view;
+    view.reserve(out.view.size() + 200 * out.elisions.size());
+    std::size_t from = 0, next_retained = 0;
+    for (std::size_t i = 0; i < out.elisions.size(); ++i) {
+        view.append(out.view, from, marker_at[i] - from);
+        from = marker_at[i];
+        view += out.retained[i] ? texts[next_retained++]
+                                : unretained_marker(out.elisions[i], retention.why_not);
+        if (marker_own_line[i]) view += '\n';
     }
-    if (noise.ansi || noise.redraw) {
-        out.view += cleanup_note(context, noise.ansi && noise.redraw ? "terminal escapes and "
-                                                                       "progress redraws"
-                                          : noise.ansi               ? "terminal escapes"
-                                                                     : "progress redraws");
-        out.view += '\n';
-    }
+    view.append(out.view, from, std::string::npos);
+    out.view = std::move(view);
     return out;
 }
 

@@ -1,15 +1,23 @@
 #pragma once
 // The streaming view of an output too large to hold (`sutra exec` past its in-memory window).
-// Bytes arrive in chunks; the planner keeps, in bounded memory, what the view will show:
+// Bytes arrive in chunks; the planner keeps, in bounded memory, what the view may show:
 //  - a head (the first lines, within a share of the mode's budget),
 //  - groups around critical lines (the core's key words and --keep patterns) with their
-//    context and continuation blocks: the first groups that fit half the room, and a ring of
-//    the latest groups in the other half (the first error and the final ones, like the core),
+//    context and continuation blocks, in a reservoir of twice the ceiling: when it fills, every
+//    other group is let go (the first always stays, and the latest), so what is kept is spread
+//    evenly over the output however long it runs,
+//  - the first notable lines (warnings and the like), within half the ceiling,
 //  - a tail ring (where verdicts are).
-// Everything else is elided, and each elided stretch becomes one core marker naming its exact
-// byte and line range in the original. Long lines keep their first two thirds and last third of
-// the mode's line bound, as in the core. Memory is bounded by the mode's budget and ceiling,
-// whatever the output's size; no process code lives here.
+// At the end the view is chosen signal first, as the core does (docs/contract.md rule 5): every
+// critical line kept, then their context and the notable lines, then the head and tail; when
+// that is over the ceiling, the head and tail shrink first, then the notable lines and the
+// context go, and only then are critical lines
+// thinned, evenly, with one closing line that counts the rest. The last line with text always
+// stays. Everything else is elided, and each elided stretch becomes one core marker naming its
+// exact byte and line range in the original (the first retained one in full, the later ones by
+// range: docs/contract.md's marker economy). Long lines keep their first two thirds and last
+// third of the mode's line bound, as in the core. Memory is bounded by the mode's budget and
+// ceiling, whatever the output's size; no process code lives here.
 
 #include "core/classify.hpp"
 #include "core/marker.hpp"
@@ -17,7 +25,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +80,7 @@ public:
         std::string tail;         ///< long lines only: the kept end
         std::uint64_t shown = 0;  ///< bytes it costs in the view
         bool critical = false;
+        bool notable = false;
         bool is_long() const { return !tail.empty() || head.size() < end - begin; }
     };
 
@@ -98,6 +106,8 @@ private:
     struct Group {
         std::vector<Line> lines;
         std::uint64_t bytes = 0;
+        std::uint64_t ordinal = 0; ///< how many groups closed before it
+        bool sampled = false;      ///< kept by the stride (else only while it is the latest)
     };
 
     const KeyMatcher& m_keys;
@@ -106,9 +116,10 @@ private:
     std::uint64_t m_head_max = 0;
     std::uint64_t m_tail_room = 0;
     std::uint64_t m_tail_max = 0;
-    std::uint64_t m_group_room = 0; ///< for each of the first groups and the latest groups
-    std::size_t m_head_keep = 0;    ///< bytes of a line's start kept while it streams
-    std::size_t m_tail_keep = 0;    ///< bytes of a long line's end kept
+    std::uint64_t m_group_cap = 0; ///< the bytes one group may hold
+    std::uint64_t m_reservoir = 0; ///< the bytes all kept groups may hold
+    std::size_t m_head_keep = 0;   ///< bytes of a line's start kept while it streams
+    std::size_t m_tail_keep = 0;   ///< bytes of a long line's end kept
 
     std::uint64_t m_offset = 0; ///< bytes seen
     std::uint64_t m_lines = 0;  ///< complete lines seen
@@ -132,19 +143,21 @@ private:
     bool m_group_open = false;
     std::size_t m_after = 0; ///< lines since the group's last critical line
     std::string m_last_critical;
-    bool m_firsts_full = false;
-    std::uint64_t m_first_bytes = 0;
-    std::vector<Group> m_first;
-    std::uint64_t m_late_bytes = 0;
-    std::deque<Group> m_late;
+    std::vector<Group> m_groups; ///< every m_stride-th group, and the latest
+    std::uint64_t m_groups_bytes = 0;
+    std::uint64_t m_group_count = 0;
+    std::uint64_t m_stride = 1;
     std::uint64_t m_critical_seen = 0;
+    std::vector<Line> m_notable; ///< the first notable lines, within m_notable_cap
+    std::uint64_t m_notable_bytes = 0;
+    std::uint64_t m_notable_cap = 0;
 
     LineRing m_tail;
     std::uint64_t m_tail_bytes = 0;
 
-    Line m_line;                  ///< the line being looked at (its buffers are reused)
-    std::string m_prev_text;      ///< the last short line's text and level: repeats skip the
-    bool m_prev_critical = false; ///< classifier
+    Line m_line;                      ///< the line being looked at (its buffers are reused)
+    std::string m_prev_text;          ///< the last short line's text and level: repeats skip the
+    Level m_prev_level = Level::none; ///< classifier
 
     void take(std::string_view raw_head,
               std::string_view raw_tail,
@@ -154,6 +167,12 @@ private:
     make_line(std::string_view head, std::string_view tail, std::uint64_t begin, std::uint64_t end);
     void close_group();
     void push_tail(const Line& line);
+    /// The view showing exactly `kept` (sorted by line number), without the closing notes.
+    StreamView compose(const std::vector<const Line*>& kept,
+                       const MarkerContext& context,
+                       const StreamRetention& retention,
+                       bool& ansi,
+                       bool& redraw) const;
 };
 
 } // namespace sutra::core

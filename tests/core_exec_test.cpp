@@ -141,6 +141,12 @@ std::size_t check_run(const std::string& input, const StreamRun& run, Store& sto
     MarkerContext ctx;
     ctx.id = run.id;
     ctx.ttl_seconds = 7 * 86400;
+    // Retained markers spell the restore call once: the first in full, the later by range.
+    std::vector<Elision> retained_ones;
+    for (std::size_t i = 0; i < run.view.elisions.size(); ++i)
+        if (run.view.retained[i]) retained_ones.push_back(run.view.elisions[i]);
+    const std::vector<std::string> texts = text_marker_texts(retained_ones, ctx);
+    std::size_t next_retained = 0;
     std::uint64_t orig_pos = 0;
     std::size_t view_pos = 0;
     for (std::size_t i = 0; i < run.view.elisions.size(); ++i) {
@@ -165,7 +171,7 @@ std::size_t check_run(const std::string& input, const StreamRun& run, Store& sto
             EXPECT_GE(e.begin, run.retained);
         }
         const std::string marker =
-            retained ? marker_text(e, ctx) : unretained_marker(e, "past the quota");
+            retained ? texts[next_retained++] : unretained_marker(e, "past the quota");
         const std::size_t at = view.find(marker, view_pos);
         EXPECT_NE(at, std::string::npos) << marker << "\nthe view from here:\n"
                                          << view.substr(view_pos, 1500);
@@ -351,11 +357,27 @@ TEST(StreamPlanner, KeyLinesAreShownFirstAndLastAndTheRestCounted) {
     const StreamRun run = plan_and_store(input, store, Mode::normal, rng);
     check_run(input, run, store);
     const std::string& v = run.view.view;
-    EXPECT_NE(v.find("error: case 500 broke"), std::string::npos);    // the first error
-    EXPECT_NE(v.find("error: case 199500 broke"), std::string::npos); // the last one
+    // All 200 fit under the ceiling: all are shown (signal first).
+    for (int i = 500; i < 200000; i += 1000)
+        EXPECT_NE(v.find("error: case " + std::to_string(i) + " broke"), std::string::npos) << i;
     EXPECT_NE(v.find("FINAL: 200 failed"), std::string::npos);
-    EXPECT_NE(v.find("more lines with key words"), std::string::npos);
+    EXPECT_EQ(v.find("more lines with key words"), std::string::npos);
     EXPECT_LE(v.size(), 65536u);
+    // Ten times as many do not: the first and the last, and a count of the rest.
+    input.clear();
+    for (int i = 0; i < 200000; ++i) {
+        input += "ok line " + std::to_string(i) + "\n";
+        if (i % 100 == 50) input += "error: case " + std::to_string(i) + " broke\n";
+    }
+    input += "FINAL: 2000 failed\n";
+    const StreamRun many = plan_and_store(input, store, Mode::normal, rng);
+    check_run(input, many, store);
+    const std::string& w = many.view.view;
+    EXPECT_NE(w.find("error: case 50 broke"), std::string::npos);     // the first error
+    EXPECT_NE(w.find("error: case 199950 broke"), std::string::npos); // the last one
+    EXPECT_NE(w.find("FINAL: 2000 failed"), std::string::npos);
+    EXPECT_NE(w.find("more lines with key words"), std::string::npos);
+    EXPECT_LE(w.size(), 65536u);
 }
 
 TEST(StreamPlanner, KeepPatternsMakeLinesKey) {
@@ -425,6 +447,99 @@ TEST(StreamPlanner, SameBytesSameViewWhateverTheChunks) {
     const StreamRun two = plan_and_store(input, store, Mode::normal, b);
     EXPECT_EQ(one.id, two.id);
     EXPECT_TRUE(one.view.view == two.view.view);
+}
+
+// Issue 15 item 9: the streaming path is signal first, as compress is.
+
+// Feeds `input` to a planner under `ceiling`, with the store holding everything, and renders.
+StreamView plan_only(const std::string& input, std::uint64_t ceiling, std::mt19937& rng) {
+    const KeyMatcher keys;
+    StreamPlanner planner(keys, text_options(Mode::normal, ceiling));
+    feed_in_chunks(planner, nullptr, input, rng);
+    MarkerContext ctx;
+    ctx.id = k_placeholder_id;
+    ctx.ttl_seconds = 7 * 86400;
+    StreamRetention all;
+    all.retained = UINT64_MAX;
+    return planner.render(ctx, all);
+}
+
+std::size_t occurrences(std::string_view text, std::string_view what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+// 22 MB with 9 errors spread through it: all 9 fit under an 8 KiB ceiling, so all 9 are shown.
+TEST(StreamPlanner, EveryCriticalLineThatFitsIsShown) {
+    std::mt19937 rng(21);
+    std::string input;
+    input.reserve(23u << 20);
+    const std::size_t lines = 460000;
+    for (std::size_t i = 0; i < lines; ++i) {
+        if (i % (lines / 9) == lines / 18)
+            input += "ERROR job " + std::to_string(i) + " failed: connection reset by peer\n";
+        else
+            input += "INFO worker " + std::to_string(i % 97) + " processed batch " +
+                     std::to_string(i) + " in " + std::to_string(i * 7 % 1000) + " ms\n";
+    }
+    ASSERT_GT(input.size(), 20u << 20);
+    const StreamView v = plan_only(input, 8192, rng);
+    EXPECT_EQ(occurrences(v.view, "ERROR job "), 9u) << v.view;
+    EXPECT_EQ(v.key_lines_elided, 0u);
+    EXPECT_LE(v.view.size(), 8192u);
+}
+
+// Far more critical lines than fit: as many as fit, spread evenly over the whole output (the
+// first and the last among them), no other line shown but the last one, and one closing line
+// counting the rest.
+TEST(StreamPlanner, CriticalLinesOverTheCeilingAreSpreadEvenlyAndCounted) {
+    std::mt19937 rng(22);
+    std::string input;
+    const std::size_t errors = 5000;
+    for (std::size_t k = 0; k < errors; ++k) {
+        for (int j = 0; j < 60; ++j)
+            input += "INFO step " + std::to_string(k * 60 + static_cast<std::size_t>(j)) +
+                     " went fine\n";
+        input += "ERROR case " + std::to_string(k) + " failed\n";
+    }
+    input += "done: 5000 failed\n";
+    for (std::uint64_t ceiling : {8192ull, 65536ull}) {
+        const StreamView v = plan_only(input, ceiling, rng);
+        EXPECT_LE(v.view.size(), ceiling);
+        std::vector<std::size_t> shown;
+        for (auto at = v.view.find("ERROR case "); at != std::string::npos;
+             at = v.view.find("ERROR case ", at + 1))
+            shown.push_back(std::stoul(v.view.substr(at + 11)));
+        ASSERT_GT(shown.size(), 10u);
+        // The verdict ("failed") is critical too, and shown.
+        EXPECT_EQ(shown.size() + v.key_lines_elided, errors);
+        EXPECT_EQ(shown.front(), 0u);
+        EXPECT_EQ(shown.back(), errors - 1);
+        // Evenly: every tenth of the output has its share.
+        std::array<std::size_t, 10> per_tenth{};
+        for (std::size_t k : shown) ++per_tenth[k * 10 / errors];
+        for (std::size_t t = 0; t < 10; ++t)
+            EXPECT_GE(per_tenth[t] * 20, shown.size()) << "tenth " << t << " of " << ceiling;
+        EXPECT_EQ(occurrences(v.view, "INFO step"), 0u) << "a plain line beside dropped errors";
+        EXPECT_NE(v.view.find("done: 5000 failed"), std::string::npos);
+        EXPECT_EQ(occurrences(v.view, "more lines with key words"), 1u);
+    }
+}
+
+// 400 distinct warnings in the middle of a long run fit under the ceiling: all are shown.
+TEST(StreamPlanner, NotableLinesThatFitAreShown) {
+    std::mt19937 rng(23);
+    std::string input;
+    for (int i = 0; i < 150000; ++i) input += "info line " + std::to_string(i) + "\n";
+    for (int i = 0; i < 400; ++i)
+        input += "warning: deprecated call " + std::to_string(i) + " in module_" +
+                 std::to_string(i % 37) + ".py\n";
+    for (int i = 0; i < 150000; ++i) input += "info line " + std::to_string(i) + "\n";
+    const StreamView v = plan_only(input, 65536, rng);
+    EXPECT_EQ(occurrences(v.view, "warning: deprecated call"), 400u);
+    EXPECT_EQ(v.view.find("similar lines"), std::string::npos);
+    EXPECT_LE(v.view.size(), 65536u);
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <filesystem>
+#include <poll.h>
 #include <random>
 #include <spawn.h>
 #include <string>
@@ -27,6 +28,25 @@ namespace sutra {
 namespace {
 
 using test::TempDir;
+using namespace std::chrono_literals;
+
+/// A process that is gone or a zombie (waiting for init to reap it) runs no more.
+bool running(pid_t pid) {
+    const std::string stat = test::read_file("/proc/" + std::to_string(pid) + "/stat");
+    if (stat.empty()) return false;
+    const auto paren = stat.rfind(')');
+    return paren == std::string::npos || paren + 2 >= stat.size() || stat[paren + 2] != 'Z';
+}
+
+/// Whether `pid` stops running within `limit`.
+bool stops_within(pid_t pid, std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (running(pid)) {
+        if (std::chrono::steady_clock::now() > until) return false;
+        std::this_thread::sleep_for(20ms);
+    }
+    return true;
+}
 
 struct Outcome {
     int exit_code = -1;
@@ -88,6 +108,35 @@ protected:
 
     Outcome run(const std::vector<std::string>& args) { return finish(start(args)); }
 
+    /// Waits for sutra at most `limit`; past it, kills it (so a hang fails the test instead of
+    /// holding it) and says so. Returns how long it ran.
+    std::chrono::milliseconds finish_within(pid_t pid, std::chrono::seconds limit, Outcome& o) {
+        const auto began = std::chrono::steady_clock::now();
+        int status = 0;
+        while (::waitpid(pid, &status, WNOHANG) == 0) {
+            if (std::chrono::steady_clock::now() - began > limit) {
+                ::kill(pid, SIGKILL);
+                ::waitpid(pid, &status, 0);
+                ADD_FAILURE() << "sutra still ran after " << limit.count() << " s";
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
+        o.out = test::read_file(dir.path + "/out");
+        o.err = test::read_file(dir.path + "/err");
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now() - began);
+    }
+
+    /// Waits (bounded) until `file` exists, then reads the pid it holds.
+    pid_t pid_in(const std::string& file) {
+        for (int i = 0; i < 400 && test::read_file(file).find('\n') == std::string::npos; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        const std::string text = test::read_file(file);
+        return text.empty() ? -1 : static_cast<pid_t>(std::stol(text));
+    }
+
     core::Store store() const {
         core::StoreOptions so;
         so.dir = store_dir();
@@ -146,7 +195,10 @@ TEST_F(ExecFixture, SigtermAndSigintAreForwarded) {
         ::kill(pid, sig);
         const Outcome o = finish(pid);
         EXPECT_EQ(o.exit_code, 42);
-        EXPECT_EQ(o.out, "got the signal\n[sutra: command exited with status 42]\n");
+        // The signal reaches the whole group, so the shell may first report its `sleep` as
+        // killed ("Terminated"), as it would after a Ctrl-C in a terminal.
+        EXPECT_TRUE(o.out.ends_with("got the signal\n[sutra: command exited with status 42]\n"))
+            << o.out;
     }
 }
 
@@ -277,6 +329,203 @@ TEST_F(ExecFixture, A256MegabyteOutputRunsInBoundedMemory) {
     constexpr long k_bound_kb = 64 * 1024;
 #endif
     EXPECT_LT(rss_kb, k_bound_kb) << "peak RSS " << rss_kb << " KiB";
+}
+
+// Issue 14 item 5: the command's exit, plus a grace of about a second, ends the wait, even while
+// a background child keeps the pipe open and keeps writing.
+TEST_F(ExecFixture, ABackgroundWriterDoesNotHoldTheRunPastTheGrace) {
+    Outcome o;
+    // 25 s of ticks in the background; the command itself exits at once.
+    auto took = finish_within(
+        start({"exec", "--sh", "(for i in $(seq 50); do echo tick; sleep 0.5; done) & exit 0"}),
+        20s, o);
+    EXPECT_EQ(o.exit_code, 0);
+    EXPECT_LT(took, 4s);
+    EXPECT_TRUE(o.out.starts_with("tick\n")) << o.out;
+    // One that never stops writing, and never pauses.
+    took = finish_within(
+        start({"exec", "--sh", "(while :; do echo tick; done) & echo own; exit 3"}), 20s, o);
+    EXPECT_EQ(o.exit_code, 3);
+    EXPECT_LT(took, 4s);
+    EXPECT_NE(o.out.find("own\n"), std::string::npos);
+    EXPECT_TRUE(o.out.ends_with("[sutra: command exited with status 3]\n"));
+    // A silent one holding the pipe open.
+    took = finish_within(start({"exec", "--sh", "sleep 30 & echo quick"}), 20s, o);
+    EXPECT_EQ(o.out, "quick\n");
+    EXPECT_LT(took, 4s);
+}
+
+// Issue 14 item 10: SIGTERM, SIGINT and SIGHUP to sutra reach the whole process group of the
+// command, not only its first process.
+TEST_F(ExecFixture, ATerminatingSignalStopsTheWholeCommand) {
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+        const std::string pidfile = dir.path + "/sleep" + std::to_string(sig);
+        const pid_t pid =
+            start({"exec", "--sh", "sleep 300 & echo $! > '" + pidfile + "'; wait; echo done"});
+        const pid_t sleeper = pid_in(pidfile);
+        ASSERT_GT(sleeper, 0);
+        ASSERT_TRUE(running(sleeper));
+        ::kill(pid, sig);
+        Outcome o;
+        finish_within(pid, 10s, o);
+        EXPECT_EQ(o.exit_code, 128 + sig) << o.out;
+        EXPECT_EQ(o.out.find("done"), std::string::npos);
+        EXPECT_TRUE(stops_within(sleeper, 2s)) << "signal " << sig << " left the sleep running";
+    }
+}
+
+// A command that ignores the signal gets SIGKILL after the grace (2 s), its whole group too.
+TEST_F(ExecFixture, ACommandThatIgnoresTheSignalIsKilledAfterTheGrace) {
+    const std::string pidfile = dir.path + "/sleep";
+    const pid_t pid = start({"exec", "--sh",
+                             "trap '' TERM; (trap '' TERM; sleep 300) & echo $! > '" + pidfile +
+                                 "'; while :; do sleep 0.05; done"});
+    const pid_t sleeper = pid_in(pidfile);
+    ASSERT_GT(sleeper, 0);
+    ::kill(pid, SIGTERM);
+    Outcome o;
+    const auto took = finish_within(pid, 20s, o);
+    EXPECT_EQ(o.exit_code, 128 + SIGKILL);
+    EXPECT_GE(took, 1500ms);
+    EXPECT_LT(took, 6s);
+    EXPECT_TRUE(stops_within(sleeper, 2s));
+}
+
+// The tree does not outlive a SIGKILLed sutra: its watchdog stops the group.
+TEST_F(ExecFixture, TheCommandDoesNotOutliveAKilledSutra) {
+    const std::string pidfile = dir.path + "/sleep";
+    const pid_t pid = start({"exec", "--sh", "sleep 300 & echo $! > '" + pidfile + "'; wait"});
+    const pid_t sleeper = pid_in(pidfile);
+    ASSERT_GT(sleeper, 0);
+    ::kill(pid, SIGKILL);
+    Outcome o;
+    finish_within(pid, 5s, o);
+    EXPECT_TRUE(stops_within(sleeper, 5s)) << "the command outlived a killed sutra";
+}
+
+// The command's standard input is still sutra's, and what it writes keeps its order: a group of
+// its own changes nothing a plain shell would show.
+TEST_F(ExecFixture, ItsOwnGroupChangesNothingAShellWouldShow) {
+    test::write_file(dir.path + "/in", "first\nsecond\n");
+    const std::vector<std::string> args = {"exec", "--sh",
+                                           "read a; echo \"got $a\"; cat; echo err >&2; exit 4"};
+    const Outcome o =
+        finish(start(args, {"/bin/sh", "-c", "exec \"$0\" \"$@\" < '" + dir.path + "/in'"}));
+    EXPECT_EQ(o.exit_code, 4);
+    EXPECT_EQ(o.out, "got first\nsecond\nerr\n[sutra: command exited with status 4]\n");
+}
+
+// Issue 14 item 9: a store that cannot be written (here a full disk: writes to files fail past
+// 32 KiB, RLIMIT_FSIZE with SIGXFSZ ignored) never costs the output. The CLI passes it through
+// byte for byte; --json (the engine of MCP sutra_exec) gives it whole from memory. sutra's
+// standard output is a pipe, which the limit does not touch.
+TEST_F(ExecFixture, AStoreThatCannotBeWrittenNeverCostsTheOutput) {
+    std::mt19937 rng(9);
+    const std::string file = dir.path + "/big.log";
+    std::string big;
+    while (big.size() < (6u << 20)) big += test::random_log(rng, 2000) + "error: one more\n";
+    test::write_file(file, big);
+    const std::string rc = dir.path + "/rc";
+    const std::vector<std::string> full_disk = {
+        "/bin/sh", "-c",
+        "trap '' XFSZ; (ulimit -f 64; \"$0\" \"$@\"; echo $? > '" + rc + "') | cat"};
+
+    Outcome o = finish(start({"exec", "--", "cat", file}, full_disk));
+    EXPECT_EQ(test::read_file(rc), "0\n");
+    EXPECT_EQ(o.out.size(), big.size());
+    EXPECT_TRUE(o.out == big) << "the output was not passed through whole";
+    EXPECT_NE(o.err.find("the output is shown whole"), std::string::npos) << o.err;
+
+    o = finish(start({"exec", "--json", "--", "cat", file}, full_disk));
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_TRUE(j["view"].get<std::string>() == big) << "the --json view is not the output";
+    EXPECT_TRUE(j["id"].is_null());
+    EXPECT_TRUE(j["passthrough"].get<std::string>().starts_with("store-failed"))
+        << j["passthrough"];
+    EXPECT_EQ(j["retained_bytes"], 0);
+}
+
+// MCP sutra_exec: its time limit is a hard bound that kills the command's whole group, even with
+// a background writer holding the pipe, and a request sent meanwhile is answered at once.
+TEST_F(ExecFixture, McpExecIsBoundedAndDoesNotBlockOtherRequests) {
+    int in[2], out[2];
+    ASSERT_EQ(::pipe2(in, O_CLOEXEC), 0);
+    ASSERT_EQ(::pipe2(out, O_CLOEXEC), 0);
+    std::vector<std::string> env = environment();
+    std::vector<char*> cenv;
+    for (auto& e : env) cenv.push_back(e.data());
+    cenv.push_back(nullptr);
+    std::vector<std::string> argv = {SUTRA_BINARY, "mcp", "--tools", "exec"};
+    std::vector<char*> cargv;
+    for (auto& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    pid_t server = -1;
+    ASSERT_EQ(::posix_spawn(&server, cargv[0], &fa, nullptr, cargv.data(), cenv.data()), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(in[0]);
+    ::close(out[1]);
+    const auto began = std::chrono::steady_clock::now();
+    std::string buffer;
+    // The next answer, or "" past the deadline.
+    const auto next_line = [&](std::chrono::seconds limit) {
+        while (buffer.find('\n') == std::string::npos) {
+            pollfd p{out[0], POLLIN, 0};
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                began + limit - std::chrono::steady_clock::now());
+            if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0)
+                return std::string();
+            char buf[65536];
+            const ssize_t n = ::read(out[0], buf, sizeof buf);
+            if (n <= 0) return std::string();
+            buffer.append(buf, static_cast<std::size_t>(n));
+        }
+        std::string line = buffer.substr(0, buffer.find('\n'));
+        buffer.erase(0, line.size() + 1);
+        return line;
+    };
+    const std::string pidfile = dir.path + "/writer";
+    const nlohmann::json call = {
+        {"jsonrpc", "2.0"},
+        {"id", 1},
+        {"method", "tools/call"},
+        {"params",
+         {{"name", "sutra_exec"},
+          {"arguments",
+           {{"command",
+             "(while :; do echo tick; sleep 0.1; done) & echo $! > '" + pidfile + "'; sleep 300"},
+            {"timeout_seconds", 2}}}}}};
+    const std::string requests =
+        call.dump() + "\n" + R"({"jsonrpc":"2.0","id":2,"method":"ping"})" + "\n";
+    ASSERT_EQ(::write(in[1], requests.data(), requests.size()),
+              static_cast<ssize_t>(requests.size()));
+    const pid_t writer = pid_in(pidfile);
+
+    // The ping is answered while the command runs.
+    const std::string first = next_line(10s);
+    ASSERT_FALSE(first.empty()) << "no answer at all";
+    EXPECT_EQ(nlohmann::json::parse(first)["id"], 2) << first.substr(0, 300);
+    EXPECT_LT(std::chrono::steady_clock::now() - began, 1500ms);
+
+    // The call ends at its bound (2 s, plus the drain grace), killed.
+    const std::string second = next_line(15s);
+    ASSERT_FALSE(second.empty()) << "the exec call did not end";
+    EXPECT_LT(std::chrono::steady_clock::now() - began, 6s);
+    const auto answer = nlohmann::json::parse(second);
+    EXPECT_EQ(answer["id"], 1);
+    EXPECT_EQ(answer["result"]["structuredContent"]["timed_out"], true);
+    // And so is its background writer: the whole group.
+    ASSERT_GT(writer, 0);
+    EXPECT_TRUE(stops_within(writer, 2s));
+
+    ::close(in[1]);
+    int status = 0;
+    EXPECT_EQ(::waitpid(server, &status, 0), server);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ::close(out[0]);
 }
 
 } // namespace

@@ -1,7 +1,9 @@
 // `sutra mcp`: sutra's tools over MCP on stdio. Newline-delimited JSON-RPC 2.0, one message per
 // line each way; only protocol messages go to stdout, diagnostics to stderr; end of input ends
-// the server. It speaks both eras: the legacy `initialize` handshake (2024-11-05 .. 2025-11-25)
-// and the stateless 2026-07-28 style (`server/discover`, the version in each request's _meta).
+// the server. Answers may come out of order: sutra_exec calls run on a worker thread, one at a
+// time, while the main thread answers everything else. It speaks both eras: the legacy `initialize`
+// handshake (2024-11-05 .. 2025-11-25) and the stateless 2026-07-28 style (`server/discover`, the
+// version in each request's _meta).
 
 #include "core/compress.hpp"
 #include "core/posix_io.hpp"
@@ -9,16 +11,22 @@
 #include "host/mcp/tools.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <expected>
+#include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unistd.h>
 
 namespace sutra::host {
@@ -95,6 +103,52 @@ std::string clip(std::string_view s, std::size_t n) {
     return s.size() <= n ? std::string(s) : std::string(s.substr(0, n)) + "...";
 }
 
+/// Runs the calls that run a command (sutra_exec) one after another on a thread of their own,
+/// so the server keeps answering everything else meanwhile. One at a time: a command's process
+/// group and signal forwarding are per process (core/exec_process.cpp).
+class CommandWorker {
+public:
+    void post(std::function<void()> job) {
+        std::lock_guard lock(m_mutex);
+        if (!m_thread.joinable()) m_thread = std::thread([this] { loop(); });
+        m_jobs.push_back(std::move(job));
+        m_wake.notify_one();
+    }
+    /// Runs what is queued, then stops.
+    void finish() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_closing = true;
+        }
+        m_wake.notify_all();
+        if (m_thread.joinable()) m_thread.join();
+    }
+    ~CommandWorker() { finish(); }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::deque<std::function<void()>> m_jobs;
+    bool m_closing = false;
+    std::thread m_thread;
+
+    void loop() {
+        while (true) {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [this] { return m_closing || !m_jobs.empty(); });
+            if (m_jobs.empty()) return;
+            std::function<void()> job = std::move(m_jobs.front());
+            m_jobs.pop_front();
+            lock.unlock();
+            job();
+        }
+    }
+};
+
+bool runs_a_command(const std::string& method, const Json& params) {
+    return method == "tools/call" && params.contains("name") && params["name"] == "sutra_exec";
+}
+
 class Server {
 public:
     Server(mcp::ServerOptions options, bool text_only)
@@ -125,6 +179,9 @@ public:
         return m_ok;
     }
 
+    /// End of input: the calls still running are answered first.
+    void drain() { m_worker.finish(); }
+
     /// Answers a line that was too long to read.
     bool refuse_long_line() {
         diagnose("a line over 16 MiB was refused");
@@ -138,13 +195,16 @@ private:
     // the tool declares an outputSchema, so the restored bytes would never reach the model:
     // --text-only drops both (the note block carries the next range in words).
     bool m_text_only = false;
-    bool m_ok = true;
+    std::atomic<bool> m_ok{true};
+    std::mutex m_send_mutex; // answers come from the main thread and the command worker
+    CommandWorker m_worker;  // last: its destructor waits for the calls that use the rest
 
     void send(const Json& message) {
-        if (!m_ok) return;
         // Everything we emit is valid UTF-8 already; `replace` keeps a slip from throwing.
         std::string text = message.dump(-1, ' ', false, Json::error_handler_t::replace);
         text += '\n';
+        std::lock_guard lock(m_send_mutex);
+        if (!m_ok) return;
         m_ok = core::write_all(STDOUT_FILENO, text);
     }
 
@@ -188,11 +248,28 @@ private:
         }
         static const Json no_params = Json::object();
         const Json& params = msg.contains("params") ? msg["params"] : no_params;
-        Outcome result = dispatch(msg["method"].get<std::string>(), params);
-        if (result)
-            send(Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(*result)}});
-        else
-            send_error(id, result.error());
+        std::string method = msg["method"].get<std::string>();
+        if (runs_a_command(method, params)) {
+            m_worker.post([this, id, method = std::move(method), params = Json(params)] {
+                answer(id, method, params);
+            });
+            return;
+        }
+        answer(id, method, params);
+    }
+
+    void answer(const Json& id, const std::string& method, const Json& params) {
+        try {
+            Outcome result = dispatch(method, params);
+            if (result)
+                send(Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(*result)}});
+            else
+                send_error(id, result.error());
+        } catch (const std::exception& e) {
+            // A bug must not end the session: the request gets an error and serving goes on.
+            diagnose(std::string("internal error: ") + e.what());
+            send_error(id, {internal_error, std::string("internal error: ") + e.what()});
+        }
     }
 
     Outcome dispatch(const std::string& method, const Json& params) {
@@ -339,6 +416,7 @@ int serve(Server& server) {
     }
     // End of input: a last line without its newline still counts.
     if (!discarding && !line.empty()) server.handle_line(line);
+    server.drain();
     return 0;
 }
 

@@ -1,7 +1,8 @@
 // sutra_exec over MCP: runs a shell line for a client without a shell tool of its own (or one
 // that wants the compressed view with its restore route), with the `sutra exec` engine
-// (core::exec). The child gets /dev/null as input and a time limit, because the server answers one
-// request at a time.
+// (core::exec). The child gets /dev/null as input and a time limit, a hard bound that kills its
+// whole process group. The server runs these calls on a worker thread of their own
+// (host/mcp/server.cpp), so other requests are answered while a command runs.
 
 #include "core/config.hpp"
 #include "core/exec.hpp"

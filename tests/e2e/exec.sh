@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Black-box checks of `sutra exec`: exit codes, the status line, command not found, restore of a
-# streamed run, and peak memory on 1 GiB of output (GNU time, when installed).
+# Black-box checks of `sutra exec`: exit codes, the status line, command not found, a background
+# writer, signals reaching the whole command, restore of a streamed run, and peak memory on 1 GiB
+# of output (GNU time, when installed).
 set -u
 sutra="${SUTRA_BIN:?}"
 tmp=$(mktemp -d)
@@ -28,6 +29,26 @@ check "command not found: said on stderr" grep -q "sutra-no-such-command: comman
 "$sutra" exec --sh 'kill -INT $$' >"$tmp/o" 2>"$tmp/e"; rc=$?
 check "killed by SIGINT: 130" test "$rc" -eq 130
 check "killed by SIGINT: said" grep -q "killed by signal 2 (SIGINT)" "$tmp/o"
+
+# The command's exit ends the wait (plus a 1 s grace), whatever a background child still writes.
+start=$(date +%s%N)
+timeout 20 "$sutra" exec --sh '(for i in $(seq 50); do echo tick; sleep 0.5; done) & exit 0' >"$tmp/o" 2>"$tmp/e"; rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "     a background writer: the run took ${ms} ms"
+check "a background writer does not hold the run" test "$rc" -eq 0 -a "$ms" -lt 4000
+
+# SIGTERM to sutra stops the whole command, a SIGKILLed sutra too (its watchdog). A zombie
+# (waiting for init to reap it) counts as stopped.
+gone() { [ ! -e "/proc/$1" ] || grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
+for sig in TERM KILL; do
+  "$sutra" exec --sh "sleep 300 & echo \$! > '$tmp/pid'; wait" >/dev/null 2>&1 &
+  spid=$!
+  for _ in $(seq 200); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
+  kill -"$sig" "$spid"; wait "$spid" 2>/dev/null
+  sleeper=$(cat "$tmp/pid"); rm -f "$tmp/pid"
+  for _ in $(seq 100); do gone "$sleeper" && break; sleep 0.05; done
+  check "SIG$sig to sutra stops the command's children" gone "$sleeper"
+done
 
 # A streamed run (past the 4 MiB window): the view is small, the store has every byte.
 seq 1 2000000 | sed 's/^/line /' >"$tmp/big"

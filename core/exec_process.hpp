@@ -1,0 +1,50 @@
+#pragma once
+// The process side of `sutra exec` (core/exec.cpp): starts the command in a process group of its
+// own with one pipe for its standard output and error, reads that pipe until the command is done,
+// and makes sure the command's whole tree stops when sutra is stopped:
+//  - SIGINT, SIGTERM and SIGHUP sent to sutra go to the whole group, then SIGKILL after
+//    k_kill_grace;
+//  - a watchdog process (forked, in a group of its own, holding the read end of a pipe only
+//    sutra writes) sees sutra die, even by SIGKILL, and stops the group the same way;
+//  - a time limit kills the group (SIGKILL) and is a hard bound on the wait;
+//  - the command's own exit ends the wait within k_drain_grace, even if a background child keeps
+//    the pipe open and keeps writing.
+// When sutra is a shell's foreground job on a terminal (it leads its process group and reads the
+// terminal), the command's group gets the terminal for the run, and sutra takes it back after; a
+// Ctrl-Z stops both, as a shell's job. Started by a host inside the host's own group, sutra never
+// takes the terminal.
+// docs/exec.md says the same for users.
+
+#include <chrono>
+#include <expected>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sutra::core {
+
+/// After the command's first process exits, the pipe is read at most this much longer.
+inline constexpr std::chrono::milliseconds k_drain_grace{1000};
+/// After a terminating signal is passed on to the group, SIGKILL follows this much later.
+inline constexpr std::chrono::milliseconds k_kill_grace{2000};
+
+struct CommandSpec {
+    std::vector<std::string> argv; ///< argv[0] is looked up in PATH
+    bool stdin_null = false;       ///< /dev/null as standard input, else sutra's own
+    unsigned timeout_seconds = 0;  ///< 0: no limit
+};
+
+struct CommandEnd {
+    int exit_code = 0; ///< the status, or 128+N when killed by signal N
+    int signal = 0;
+    bool timed_out = false;
+};
+
+/// Runs the command; each chunk of its output goes to `on_bytes` (false: stop reading), and
+/// `on_idle` is called after a second without output. Returns the errno of a failed start.
+std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
+                                           const std::function<bool(std::string_view)>& on_bytes,
+                                           const std::function<void()>& on_idle);
+
+} // namespace sutra::core
