@@ -96,9 +96,13 @@ constexpr const char* k_restore_tool = "mcp_sutra_sutra_restore";
 // a payload cannot choose which file the hook opens.
 bool in_host_layout(const std::string& home) {
     if (home.empty() || home[0] != '/') return false;
-    const fs::path claimed = fs::path(home).lexically_normal();
+    const auto normal = [](const std::string& dir) {
+        fs::path p = fs::path(dir).lexically_normal();
+        return p.has_filename() ? p : p.parent_path(); // "…/.hermes/" is "…/.hermes"
+    };
+    const fs::path claimed = normal(home);
     const auto same = [&](const std::string& dir) {
-        return !dir.empty() && claimed == fs::path(dir).lexically_normal();
+        return !dir.empty() && claimed == normal(dir);
     };
     if (same(common::env_dir("HERMES_HOME", ".hermes")) || same(default_home())) return true;
     const std::string name = claimed.filename().string();
