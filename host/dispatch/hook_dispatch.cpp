@@ -112,7 +112,7 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
         why = "decode failed";
         return {};
     }
-    const json decoded = sutra::core::parse_within_nesting<json>(*decoded_text);
+    const json decoded = core::parse_within_nesting<json>(*decoded_text);
     if (!decoded.is_object()) {
         why = "decode returned no JSON object";
         return {};

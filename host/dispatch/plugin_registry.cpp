@@ -139,8 +139,7 @@ void PluginRegistry::read_registry(const std::string& path, const std::string& p
     // A FIFO or a device in its place must neither block nor flood the hook.
     const auto text = core::read_regular_file(path, k_max_registry_bytes);
     if (!text) {
-        m_problems.push_back(
-            fmt::format("plugin registry {}: cannot read: {}", path, text.error().message));
+        m_problems.push_back("plugin registry " + text.error().message);
         return;
     }
     auto parsed = read_registry_file(*text, path, plugins_dir);
