@@ -68,6 +68,38 @@ bool read_bounded(int fd, std::size_t limit, std::string& out) {
     return true;
 }
 
+std::expected<std::string, FileError>
+read_regular_file(const std::string& path, std::size_t limit, Links links) {
+    auto fail = [&](FileProblem problem, int err, std::uint64_t size, std::string why) {
+        return std::unexpected(FileError{problem, err, size, fmt::format("{}: {}", path, why)});
+    };
+    const int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (links == Links::refuse ? O_NOFOLLOW : 0);
+    UniqueFd fd(::open(path.c_str(), flags));
+    if (!fd.ok()) {
+        const int err = errno;
+        if (err == ENOENT || err == ENOTDIR)
+            return fail(FileProblem::absent, err, 0, errno_text(err));
+        if (err == ELOOP && links == Links::refuse)
+            return fail(FileProblem::not_regular, err, 0, "a symlink; refusing to follow it");
+        return fail(FileProblem::io, err, 0, errno_text(err));
+    }
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return fail(FileProblem::io, errno, 0, errno_text(errno));
+    if (!S_ISREG(st.st_mode)) return fail(FileProblem::not_regular, 0, 0, "not a regular file");
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size > limit)
+        return fail(FileProblem::too_large, 0, size,
+                    fmt::format("{} bytes, over the {}-byte limit", size, limit));
+    std::string out;
+    // One byte past the limit tells a file that grew while being read.
+    if (!read_bounded(fd.get(), limit + 1, out))
+        return fail(FileProblem::io, errno, 0, errno_text(errno));
+    if (out.size() > limit)
+        return fail(FileProblem::too_large, 0, 0,
+                    fmt::format("grew past the {}-byte limit while being read", limit));
+    return out;
+}
+
 std::expected<void, std::string> make_dirs(const std::string& dir) {
     std::size_t pos = 0;
     while (pos != std::string::npos) {

@@ -154,6 +154,17 @@ mcp = {
 for name, text in mcp.items():
     write("mcp", name, text)
 
+# Deep nesting: 100,000 levels (200 KB) followed by another key, past every parser's depth limit
+# (core/json_nesting.hpp); scripts/fuzz.sh gives these targets a max_len that holds it whole and
+# fuzz/nesting.dict, so mutations keep reaching such depths.
+deep = "[" * 100000 + "]" * 100000
+write("json", "deep", bytes([0]) + ('{"a":' + deep + ',"b":1}').encode())
+write("mcp", "deep", rpc(1, "ping", {"x": "@DEEP"}).replace('"@DEEP"', deep + ',"y":1') + "\n"
+      + rpc(2, "ping") + "\n")
+write("adapter_claude", "deep", json.dumps(
+    {"hook_event_name": "PostToolUse", "tool_name": "Grep", "tool_input": {"pattern": "x"},
+     "tool_response": {"mode": "content", "content": build, "extra": "@DEEP"}}).replace('"@DEEP"', deep))
+
 write("config", "default", (root / "config" / "config.toml").read_bytes())
 write("config", "set", '[compress]\nmode = "verbose"\nmin_bytes = 100\nkeep_patterns = ["FATAL", "oops"]\n'
       '[store]\nenabled = false\ndir = "~/s"\nttl_seconds = 60\n[restore]\nmax_bytes = 100\n'

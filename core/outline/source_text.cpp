@@ -2,15 +2,13 @@
 
 #include "core/outline/source_text.hpp"
 
+#include "core/posix_io.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace sutra::core::outline {
 namespace {
@@ -27,42 +25,30 @@ std::expected<std::size_t, std::string> parse_number(std::string_view s, std::st
 } // namespace
 
 std::expected<std::string, std::string> read_source_file(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return std::unexpected(fmt::format("{}: {}", path, std::strerror(errno)));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return std::unexpected(fmt::format("{}: not a regular file", path));
-    }
-    if (static_cast<std::uint64_t>(st.st_size) > k_max_source_bytes) {
-        ::close(fd);
-        return std::unexpected(fmt::format("{}: {} bytes, larger than the {} MiB limit", path,
-                                           st.st_size, k_max_source_bytes >> 20));
-    }
-    // Read up to one byte past the limit, so a file that grows meanwhile is still refused.
-    std::string text;
-    std::string buf(1 << 16, '\0');
-    while (true) {
-        const ssize_t n = ::read(fd, buf.data(), buf.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const int err = errno;
-            ::close(fd);
-            return std::unexpected(fmt::format("{}: {}", path, std::strerror(err)));
-        }
-        if (n == 0) break;
-        text.append(buf.data(), static_cast<std::size_t>(n));
-        if (text.size() > k_max_source_bytes) {
-            ::close(fd);
+    // A path the user or an MCP call names: core/posix_io.hpp's rule (never blocks on a FIFO,
+    // reads nothing but a regular file, bounded).
+    auto text = read_regular_file(path, k_max_source_bytes);
+    if (!text) {
+        const FileError& e = text.error();
+        switch (e.problem) {
+        case FileProblem::not_regular:
+            return std::unexpected(fmt::format("{}: not a regular file", path));
+        case FileProblem::too_large:
+            if (e.size != 0)
+                return std::unexpected(fmt::format("{}: {} bytes, larger than the {} MiB limit",
+                                                   path, e.size, k_max_source_bytes >> 20));
             return std::unexpected(
                 fmt::format("{}: larger than the {} MiB limit", path, k_max_source_bytes >> 20));
+        case FileProblem::absent:
+        case FileProblem::io:
+            return std::unexpected(fmt::format("{}: {}", path, std::strerror(e.err)));
         }
+        return std::unexpected(e.message);
     }
-    ::close(fd);
-    if (const auto nul = text.find('\0'); nul != std::string::npos)
+    if (const auto nul = text->find('\0'); nul != std::string::npos)
         return std::unexpected(
             fmt::format("{}: binary file (NUL byte at offset {}), not source text", path, nul));
-    return text;
+    return std::move(*text);
 }
 
 std::expected<std::vector<LineRange>, std::string> parse_line_ranges(std::string_view spec) {

@@ -4,6 +4,7 @@
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
+#include "core/json_nesting.hpp"
 #include "core/utf8.hpp"
 #include "host/dispatch/plugin_registry.hpp"
 
@@ -100,12 +101,18 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
 namespace {
 
 std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, std::string& why) {
+    // A module that copies a tree nested past the limit would overflow the stack: such a
+    // payload never reaches one, whatever its adapter does with it.
+    if (!core::json_nesting_within(payload)) {
+        why = fmt::format("payload nests deeper than {} levels", core::k_max_json_nesting);
+        return {};
+    }
     const auto decoded_text = plugin.call(Plugin::Op::decode, payload);
     if (!decoded_text) {
         why = "decode failed";
         return {};
     }
-    const json decoded = json::parse(*decoded_text, nullptr, false);
+    const json decoded = core::parse_within_nesting<json>(*decoded_text);
     if (!decoded.is_object()) {
         why = "decode returned no JSON object";
         return {};

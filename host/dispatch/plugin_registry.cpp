@@ -3,6 +3,8 @@
 
 #include "host/dispatch/plugin_registry.hpp"
 
+#include "core/posix_io.hpp"
+
 #include <boost/dll/shared_library.hpp>
 #include <fmt/core.h>
 
@@ -12,14 +14,15 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace sutra::host {
 
 namespace fs = std::filesystem;
+
+// A registry lists a handful of adapters; anything larger was not written for us.
+constexpr std::size_t k_max_registry_bytes = 1u << 20;
 
 std::string executable_dir() {
     std::error_code ec;
@@ -133,14 +136,13 @@ void PluginRegistry::read_registry(const std::string& path, const std::string& p
             return;
         }
     }
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in) {
-        m_problems.push_back(fmt::format("plugin registry {}: cannot read", path));
+    // A FIFO or a device in its place must neither block nor flood the hook.
+    const auto text = core::read_regular_file(path, k_max_registry_bytes);
+    if (!text) {
+        m_problems.push_back("plugin registry " + text.error().message);
         return;
     }
-    auto parsed = read_registry_file(text.str(), path, plugins_dir);
+    auto parsed = read_registry_file(*text, path, plugins_dir);
     if (!parsed) {
         m_problems.push_back("plugin registry " + parsed.error());
         return;

@@ -56,9 +56,22 @@ extern "C" void leave_quietly(int) {
     ::_exit(0);
 }
 
+// The handler runs on its own stack: after a stack overflow the thread's stack has no room left,
+// and a handler on it would fault again and end the process with SIGSEGV.
+void use_alternate_signal_stack() {
+    static char alternate[1 << 16];
+    stack_t ss{};
+    ss.ss_sp = alternate;
+    ss.ss_size = sizeof alternate;
+    ss.ss_flags = 0;
+    ::sigaltstack(&ss, nullptr);
+}
+
 void guard_against_crashes(unsigned seconds) {
+    use_alternate_signal_stack();
     struct sigaction sa {};
     sa.sa_handler = leave_quietly;
+    sa.sa_flags = SA_ONSTACK;
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM})
         ::sigaction(sig, &sa, nullptr);
     ::alarm(seconds);

@@ -6,6 +6,7 @@
 // version in each request's _meta).
 
 #include "core/compress.hpp"
+#include "core/json_nesting.hpp"
 #include "core/posix_io.hpp"
 #include "host/cli/cli.hpp"
 #include "host/mcp/tools.hpp"
@@ -158,6 +159,15 @@ public:
     bool handle_line(std::string_view line) {
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.find_first_not_of(" \t") == std::string_view::npos) return m_ok;
+        // Past the limit the line never becomes a tree: copies and dumps of one recurse per
+        // level, and the server must survive any line to answer the next.
+        if (!core::json_nesting_within(line)) {
+            diagnose("a line nested too deeply was refused");
+            send_error(nullptr, {parse_error, "parse error: a message may nest at most " +
+                                                  std::to_string(core::k_max_json_nesting) +
+                                                  " levels of arrays and objects"});
+            return m_ok;
+        }
         Json msg = Json::parse(line, nullptr, false);
         if (msg.is_discarded()) {
             diagnose("a line that is not JSON was refused");

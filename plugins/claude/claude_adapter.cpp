@@ -9,6 +9,7 @@
 // $CLAUDE_CONFIG_DIR/.claude.json); while that entry is there, markers name the tool as the
 // model sees it, mcp__sutra__sutra_restore, else the shell route `sutra restore …`.
 
+#include "core/json_nesting.hpp"
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/claude/bash_route.hpp"
 #include "plugins/claude/permission_guard.hpp"
@@ -72,7 +73,7 @@ std::optional<common::ojson> registered_mcp(const std::string& cwd) {
     const auto text = common::read_text(path);
     // Most hook calls find no sutra entry at all: skip parsing a large file for them.
     if (!text || text->find("\"sutra\"") == std::string::npos) return std::nullopt;
-    const json doc = json::parse(*text, nullptr, false);
+    const json doc = sutra::core::parse_within_nesting<json>(*text);
     if (!doc.is_object()) return std::nullopt;
     const auto e = common::json_entry(doc, "mcpServers");
     if (!e || !common::is_sutra_program(entry_command(*e))) return std::nullopt;
@@ -242,7 +243,7 @@ std::string decode_pre_tool_use(const json& p) {
 }
 
 std::string decode_payload(std::string_view payload) {
-    const json p = json::parse(payload, nullptr, false);
+    const json p = sutra::core::parse_within_nesting<json>(payload);
     if (!p.is_object()) return common::pass("malformed payload");
     const std::string event = p.value("hook_event_name", std::string());
     if (event == "PreToolUse") return decode_pre_tool_use(p);
@@ -316,11 +317,11 @@ std::string decode_payload(std::string_view payload) {
 }
 
 std::string encode_result(std::string_view payload, std::string_view result_text) {
-    const json r = json::parse(result_text, nullptr, false);
+    const json r = sutra::core::parse_within_nesting<json>(result_text);
     if (!r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
     json ctx = r.value("context", json());
     if (!ctx.is_object()) { // a dispatcher that does not pass the context back
-        const json p = json::parse(payload, nullptr, false);
+        const json p = sutra::core::parse_within_nesting<json>(payload);
         if (!p.is_object()) return {};
         ctx = encode_context(p.value("tool_name", std::string()), p.value("tool_response", json()));
     }

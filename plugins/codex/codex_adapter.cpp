@@ -6,6 +6,7 @@
 // `enabled = false`), markers name the tool as Codex shows it to the model,
 // mcp__sutra__sutra_restore, else the shell route `sutra restore …`.
 
+#include "core/json_nesting.hpp"
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/codex/config_toml.hpp"
 #include "plugins/common/adapter_calls.hpp"
@@ -111,7 +112,7 @@ bool is_shell(const std::string& tool) {
 }
 
 std::string decode_payload(std::string_view payload) {
-    const json p = json::parse(payload, nullptr, false);
+    const json p = sutra::core::parse_within_nesting<json>(payload);
     if (!p.is_object()) return common::pass("malformed payload");
     if (p.value("hook_event_name", std::string()) != "PostToolUse")
         return common::pass("not PostToolUse");
@@ -131,7 +132,7 @@ std::string decode_payload(std::string_view payload) {
 }
 
 std::string encode_result(std::string_view, std::string_view result_text) {
-    const json r = json::parse(result_text, nullptr, false);
+    const json r = sutra::core::parse_within_nesting<json>(result_text);
     if (!r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
     return json{{"decision", "block"}, {"reason", r["view"]}}.dump(-1, ' ', false,
                                                                    json::error_handler_t::replace);

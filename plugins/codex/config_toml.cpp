@@ -2,6 +2,8 @@
 
 #include "plugins/codex/config_toml.hpp"
 
+#include "core/json_nesting.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
@@ -88,7 +90,7 @@ std::optional<std::string> toml_table_string(const std::string& table, const std
     if (!value) return std::nullopt;
     if (value->size() >= 2 && value->front() == '\'')
         return value->substr(1, value->find('\'', 1) - 1);
-    const auto parsed = nlohmann::json::parse(*value, nullptr, false);
+    const auto parsed = sutra::core::parse_within_nesting<nlohmann::json>(*value);
     if (parsed.is_string()) return parsed.get<std::string>();
     return std::nullopt;
 }
@@ -97,7 +99,7 @@ std::vector<std::string> toml_table_strings(const std::string& table, const std:
     std::vector<std::string> out;
     const auto value = toml_table_raw(table, key);
     if (!value) return out;
-    const auto parsed = nlohmann::json::parse(*value, nullptr, false);
+    const auto parsed = sutra::core::parse_within_nesting<nlohmann::json>(*value);
     if (parsed.is_array())
         for (const auto& a : parsed)
             if (a.is_string()) out.push_back(a.get<std::string>());

@@ -2,10 +2,12 @@
 
 #include "plugins/common/adapter_calls.hpp"
 
+#include "core/json_nesting.hpp"
 namespace sutra::plugins::common {
 
 Options parse_options(std::string_view json_text) {
-    const nlohmann::ordered_json o = nlohmann::ordered_json::parse(json_text, nullptr, false);
+    const nlohmann::ordered_json o =
+        sutra::core::parse_within_nesting<nlohmann::ordered_json>(json_text);
     Options out;
     if (o.is_object()) {
         out.host_program = o.value("host_program", std::string());

@@ -15,7 +15,8 @@ namespace sutra::plugins::common {
 
 using ojson = nlohmann::ordered_json;
 
-/// The file's bytes; nullopt when it does not exist. Throws on other errors.
+/// The file's bytes; nullopt when it does not exist. Throws on other errors, and for anything
+/// but a regular file of at most 64 MiB (a FIFO never blocks the call).
 std::optional<std::string> read_text(const std::string& path);
 
 /// Writes via a temporary file and rename, keeping `mode`; creates the parent folder.

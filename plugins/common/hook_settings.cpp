@@ -2,6 +2,7 @@
 
 #include "plugins/common/hook_settings.hpp"
 
+#include "core/json_nesting.hpp"
 #include "plugins/common/paths.hpp"
 
 #include <filesystem>
@@ -36,7 +37,7 @@ std::string serialize(const ojson& doc, const std::optional<std::string>& origin
 
 ojson parse_settings(const std::optional<std::string>& text, const std::string& path) {
     if (!text || text->find_first_not_of(" \t\r\n") == std::string::npos) return ojson::object();
-    ojson doc = ojson::parse(*text, nullptr, false);
+    ojson doc = sutra::core::parse_within_nesting<ojson>(*text);
     if (!doc.is_object())
         throw std::runtime_error(path + ": not a JSON object; fix it by hand, nothing was changed");
     return doc;

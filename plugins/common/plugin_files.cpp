@@ -2,6 +2,8 @@
 
 #include "plugins/common/plugin_files.hpp"
 
+#include "core/json_nesting.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
@@ -43,7 +45,7 @@ std::optional<std::string> baked_string(const std::string& text, const std::stri
     const auto end = text.find('\n', start);
     std::string literal = text.substr(start, end == std::string::npos ? end : end - start);
     while (!literal.empty() && literal.back() != '"') literal.pop_back();
-    const auto value = nlohmann::json::parse(literal, nullptr, false);
+    const auto value = sutra::core::parse_within_nesting<nlohmann::json>(literal);
     if (!value.is_string()) return std::nullopt;
     return value.get<std::string>();
 }

@@ -2,6 +2,8 @@
 
 #include "plugins/hermes/config_yaml.hpp"
 
+#include "core/json_nesting.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -277,7 +279,7 @@ std::optional<std::string> yaml_server_command(const std::optional<std::string>&
         if (t.rfind("command:", 0) != 0) continue;
         std::string v = yaml_value(t.substr(8));
         if (v.size() >= 2 && v.front() == '"') {
-            const auto parsed = nlohmann::json::parse(v, nullptr, false);
+            const auto parsed = sutra::core::parse_within_nesting<nlohmann::json>(v);
             return parsed.is_string() ? std::optional<std::string>(parsed.get<std::string>())
                                       : std::nullopt;
         }

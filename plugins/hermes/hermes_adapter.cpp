@@ -11,6 +11,7 @@
 // same config.yaml; while it is there, markers name the tool as Hermes shows it to the model
 // (mcp_<server>_<tool>: mcp_sutra_sutra_restore), else `sutra restore --namespace NS …`.
 
+#include "core/json_nesting.hpp"
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
@@ -58,7 +59,7 @@ std::string default_home() {
 // The Hermes home to install into: a named profile (~/.hermes/profiles/NAME), else
 // $HERMES_HOME, else ~/.hermes.
 std::string hermes_home(std::string_view options) {
-    const json o = json::parse(options, nullptr, false);
+    const json o = sutra::core::parse_within_nesting<json>(options);
     const std::string profile =
         o.is_object() && o.contains("profile") && o["profile"].is_string() ? o["profile"] : "";
     if (!profile.empty()) {
@@ -90,6 +91,24 @@ std::string store_namespace(const std::string& home_text) {
 
 constexpr const char* k_restore_tool = "mcp_sutra_sutra_restore";
 
+// True when `home` is a Hermes home of this user's own layout: $HERMES_HOME, ~/.hermes or one of
+// its profiles. The payload names its home, and only such a home's config.yaml is ever read, so
+// a payload cannot choose which file the hook opens.
+bool in_host_layout(const std::string& home) {
+    if (home.empty() || home[0] != '/') return false;
+    const auto normal = [](const std::string& dir) {
+        fs::path p = fs::path(dir).lexically_normal();
+        return p.has_filename() ? p : p.parent_path(); // "…/.hermes/" is "…/.hermes"
+    };
+    const fs::path claimed = normal(home);
+    const auto same = [&](const std::string& dir) {
+        return !dir.empty() && claimed == normal(dir);
+    };
+    if (same(common::env_dir("HERMES_HOME", ".hermes")) || same(default_home())) return true;
+    const std::string name = claimed.filename().string();
+    return valid_name(name) && same(default_home() + "/profiles/" + name);
+}
+
 // The command line of the server the config.yaml of `home` registers as ours (a sutra binary).
 std::optional<std::string> registered_mcp(const std::string& home) {
     if (home.empty() || home[0] != '/') return std::nullopt;
@@ -103,7 +122,7 @@ std::optional<std::string> registered_mcp(const std::string& home) {
         for (const auto& line : lines.value_or(std::vector<std::string>{})) {
             const std::string t = yaml_trim(line);
             if (t.rfind("args:", 0) != 0) continue;
-            const json args = json::parse(yaml_value(t.substr(5)), nullptr, false);
+            const json args = sutra::core::parse_within_nesting<json>(yaml_value(t.substr(5)));
             if (args.is_array())
                 for (const auto& a : args)
                     if (a.is_string()) words.push_back(a.get<std::string>());
@@ -121,13 +140,14 @@ bool text_tool(const std::string& tool) {
 }
 
 std::string decode_payload(std::string_view payload) {
-    const json p = json::parse(payload, nullptr, false);
+    const json p = sutra::core::parse_within_nesting<json>(payload);
     if (!p.is_object()) return common::pass("malformed payload");
     const std::string hook = p.value("hook", std::string());
     const std::string home = p.value("hermes_home", std::string());
     json out = {{"action", "compress"},
-                {"route", registered_mcp(home) ? json{{"kind", "mcp"}, {"tool", k_restore_tool}}
-                                               : json{{"kind", "cli"}}},
+                {"route", in_host_layout(home) && registered_mcp(home)
+                              ? json{{"kind", "mcp"}, {"tool", k_restore_tool}}
+                              : json{{"kind", "cli"}}},
                 {"namespace", store_namespace(home)}};
 
     if (hook == "transform_terminal_output") {
@@ -152,7 +172,7 @@ std::string decode_payload(std::string_view payload) {
         const std::string command = args.is_object() ? args.value("command", std::string()) : "";
         if (common::is_restore_command(command)) return common::pass("sutra restore output");
         // The terminal result is a JSON envelope {"output","exit_code","error"}.
-        const json envelope = json::parse(result->get<std::string>(), nullptr, false);
+        const json envelope = sutra::core::parse_within_nesting<json>(result->get<std::string>());
         if (!envelope.is_object() || !envelope.contains("output") ||
             !envelope["output"].is_string())
             return common::pass("terminal result not an envelope");
@@ -169,8 +189,8 @@ std::string decode_payload(std::string_view payload) {
 }
 
 std::string encode_result(std::string_view payload, std::string_view result_text) {
-    const json p = json::parse(payload, nullptr, false);
-    const json r = json::parse(result_text, nullptr, false);
+    const json p = sutra::core::parse_within_nesting<json>(payload);
+    const json r = sutra::core::parse_within_nesting<json>(result_text);
     if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string())
         return {};
     // The markers already name the profile's namespace: the decode result carries it, and core
@@ -180,7 +200,7 @@ std::string encode_result(std::string_view payload, std::string_view result_text
     if (p.value("hook", std::string()) == "transform_tool_result" &&
         p.value("tool_name", std::string()) == "terminal") {
         // Keep the envelope: only its output changes.
-        json envelope = json::parse(p.value("result", std::string()), nullptr, false);
+        json envelope = sutra::core::parse_within_nesting<json>(p.value("result", std::string()));
         if (!envelope.is_object()) return {};
         envelope["output"] = view;
         replacement = envelope.dump(-1, ' ', false, json::error_handler_t::replace);

@@ -12,6 +12,7 @@
 // there and enabled, markers name the tool as OpenCode shows it to the model (<server>_<tool>:
 // sutra_sutra_restore), else the shell route `sutra restore …`.
 
+#include "core/json_nesting.hpp"
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
@@ -71,7 +72,7 @@ std::string entry_command(const common::ojson& e) {
 std::optional<std::string> registered_mcp() {
     const auto text = common::read_text(common::real_target(mcp_config_path()));
     if (!text || text->find("\"sutra\"") == std::string::npos) return std::nullopt;
-    const json doc = json::parse(*text, nullptr, false);
+    const json doc = sutra::core::parse_within_nesting<json>(*text);
     if (!doc.is_object()) return std::nullopt;
     const auto e = common::json_entry(doc, "mcp");
     if (!e || !e->is_object() || !common::is_sutra_program(entry_command(*e)) ||
@@ -100,7 +101,7 @@ bool is_shell(const std::string& tool) {
 }
 
 std::string decode_payload(std::string_view payload) {
-    const json p = json::parse(payload, nullptr, false);
+    const json p = sutra::core::parse_within_nesting<json>(payload);
     if (!p.is_object()) return common::pass("malformed payload");
     if (p.value("hook", std::string()) != "tool.execute.after")
         return common::pass("not tool.execute.after");
@@ -158,8 +159,8 @@ std::string decode_payload(std::string_view payload) {
 }
 
 std::string encode_result(std::string_view payload, std::string_view result_text) {
-    const json p = json::parse(payload, nullptr, false);
-    const json r = json::parse(result_text, nullptr, false);
+    const json p = sutra::core::parse_within_nesting<json>(payload);
+    const json r = sutra::core::parse_within_nesting<json>(result_text);
     if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string())
         return {};
     const json output = p.value("output", json::object());

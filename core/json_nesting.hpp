@@ -1,0 +1,51 @@
+#pragma once
+// How deeply a JSON text nests, found by one linear scan before any parser sees it.
+// nlohmann::json copies, compares and dumps a tree by recursing once per level, so a payload
+// nested 100,000 deep (200 KB) overflows the stack in the first copy. Every parse of untrusted
+// JSON (MCP lines, hook payloads, files a host or a user may have written) goes through
+// `parse_within_nesting`: past the limit the text never becomes a tree, and the caller refuses
+// it or passes it through. Header-only, so adapter modules, which never link the core, run the
+// very same scan.
+
+#include <cstddef>
+#include <string_view>
+
+namespace sutra::core {
+
+/// Deeper than any payload a host sends or any file it writes; shallow enough that a recursive
+/// copy or dump of the tree stays far from the stack's end, sanitizers included.
+inline constexpr std::size_t k_max_json_nesting = 512;
+
+/// True when no array or object in `text` opens more than `limit` levels deep. Brackets inside
+/// strings do not count; the text need not be valid JSON (the parser judges that afterwards).
+inline bool json_nesting_within(std::string_view text,
+                                std::size_t limit = k_max_json_nesting) noexcept {
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit) return false;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return true;
+}
+
+/// `Json::parse(text, nullptr, false)` when the text nests within the limit, else a discarded
+/// value, as for any text that is not JSON. Never throws on bad input.
+template <class Json>
+Json parse_within_nesting(std::string_view text, std::size_t limit = k_max_json_nesting) {
+    if (!json_nesting_within(text, limit)) return Json(Json::value_t::discarded);
+    return Json::parse(text, nullptr, false);
+}
+
+} // namespace sutra::core
