@@ -126,9 +126,10 @@ Response run(const Request& req, const Config& cfg) {
         } else {
             TextOptions to = text_options(mode, cfg.max_view_bytes);
             // The lines shown for their own sake (head, tail, notes) stay a small share of the
-            // output: critical lines come on top, so a 20 KB compiler error is not half kept.
+            // output (an eighth): critical lines come on top, so a 28 KB compiler error is not half
+            // kept.
             to.budget_bytes = std::min<std::uint64_t>(
-                to.budget_bytes, std::max<std::uint64_t>(k_min_budget, in.size() / 5));
+                to.budget_bytes, std::max<std::uint64_t>(k_min_budget, in.size() / 8));
             to.measure = measure;
             to.folds = !shows_file_contents(req.command);
             plan = rewrite_text(in, lines, r.shape, keys, to);

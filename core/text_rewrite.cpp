@@ -58,6 +58,8 @@ constexpr std::uint64_t k_marker_cost = 170;
 constexpr std::uint64_t k_short_marker_cost = 40;
 // When not every critical line fits, the shown ones come in runs of about this many.
 constexpr std::size_t k_shown_run = 16;
+// Subordinate diagnostics (`note:` lines) kept in an error's block.
+constexpr std::size_t k_notes_per_error = 3;
 // Errors of one kind (the shape of their first three words) shown with their context lines
 // regardless of the budget.
 constexpr std::uint32_t k_context_per_kind = 3;
@@ -447,19 +449,22 @@ private:
         std::uint64_t used = 0;
         for (std::size_t i : critical) used += keep(i);
         if (context) {
-            // The first few errors of each kind get their context within the room; the rest
-            // (a hundred copies of one compiler warning) only while the budget lasts.
+            // The first few errors of each kind get their context; later ones of the same kind
+            // (a hundred copies of one compiler warning) show only their own line.
             std::unordered_map<std::uint64_t, std::uint32_t> seen;
             std::uint64_t context_bytes = 0;
             for (std::size_t i : critical) {
                 if (context_bytes + used > room) break;
-                if (++seen[kind_of(text(i))] > k_context_per_kind && context_bytes >= budget)
-                    continue;
+                if (++seen[kind_of(text(i))] > k_context_per_kind) continue;
                 const std::size_t from = i >= m_opt.context_before ? i - m_opt.context_before : 0;
                 for (std::size_t j = from; j < i; ++j) context_bytes += keep(j);
+                std::size_t notes = 0;
                 for (std::size_t j = i + 1; j < m_n && j - i <= m_opt.max_block; ++j) {
                     if (j - i > m_opt.context_after && !is_continuation(text(j))) break;
                     if (m_level[j] == Level::critical) break; // its own block follows
+                    // A compiler's chain of notes (g++'s hundred candidates) explains the error
+                    // with its first few; the rest stay behind a marker.
+                    if (is_subordinate_diagnostic(text(j)) && ++notes > k_notes_per_error) break;
                     context_bytes += keep(j);
                 }
             }

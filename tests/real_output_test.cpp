@@ -136,6 +136,28 @@ TEST_P(RealOutput, Properties) {
     }
 }
 
+// Issue 15's noise targets, in bytes of the view against the output: a passing VERBOSE build
+// (compile lines differing only in file names) keeps at most 15%, a g++ error followed by a
+// hundred `note: candidate` lines at most 25%.
+TEST(RealOutputShare, NoiseFoldsToItsTarget) {
+    const std::pair<const char*, double> targets[] = {{"cmake_make_verbose_clean", 0.15},
+                                                      {"gxx_ostream_candidates", 0.25}};
+    for (const auto& [name, share] : targets) {
+        const RealCase c = load(name);
+        ASSERT_FALSE(c.text.empty()) << name;
+        test::TempDir dir;
+        core::Request req;
+        req.output = c.text;
+        req.command = c.command;
+        req.exit_code = c.exit_code;
+        const core::Response r = core::compress(req, test::test_config(dir.path));
+        ASSERT_TRUE(r.rewritten) << name << ": " << r.passthrough;
+        EXPECT_LE(static_cast<double>(r.view.size()), share * static_cast<double>(c.text.size()))
+            << name << ": " << r.view.size() << " of " << c.text.size() << " bytes";
+        EXPECT_TRUE(bench::missing_keeps(r.view, c.keep).empty()) << name;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Corpus,
                          RealOutput,
                          ::testing::ValuesIn(case_names()),

@@ -201,22 +201,28 @@ capture gxx_ostream_candidates -- g++ -std=c++20 -c ostream_error.cpp -o /dev/nu
 
 # cmake + make VERBOSE=1: the full compile lines, whose flags name -Werror, -Wno-error=… and an
 # include directory src/error/ (none of which is an error). One passing build, one failing.
-make_verbose_project() { # DIR BROKEN
-    local dir="$1"
+make_verbose_project() { # DIR BROKEN (1: a missing function; clean: 40 files, no warning)
+    local dir="$1" parts=16
+    [[ $2 == clean ]] && parts=40
     mkdir -p "$dir/src/error"
     printf '#pragma once\ninline int error_base() { return 3; }\n' >"$dir/src/error/errors.h"
     {
         echo 'cmake_minimum_required(VERSION 3.20)'
         echo 'project(verbose CXX)'
         printf 'add_library(verbose'
-        for i in $(seq -w 1 16); do printf ' src/part_%s.cpp' "$i"; done
+        for i in $(seq -w 1 "$parts"); do printf ' src/part_%s.cpp' "$i"; done
         echo ')'
         echo 'target_include_directories(verbose PRIVATE src/error)'
         echo 'target_compile_options(verbose PRIVATE -Wall -Wextra -Werror -Wno-error=unused-variable)'
     } >"$dir/CMakeLists.txt"
-    for i in $(seq -w 1 16); do
-        printf '#include "errors.h"\n#include <string>\nint part_%s(int on_error) { int unused_%s = 0; std::string s(on_error, 0); return error_base() + (int)s.size(); }\n' \
-            "$i" "$i" >"$dir/src/part_$i.cpp"
+    for i in $(seq -w 1 "$parts"); do
+        if [[ $2 == clean ]]; then
+            printf '#include "errors.h"\n#include <string>\nint part_%s(int on_error) { std::string s(on_error, 0); return error_base() + (int)s.size(); }\n' \
+                "$i" >"$dir/src/part_$i.cpp"
+        else
+            printf '#include "errors.h"\n#include <string>\nint part_%s(int on_error) { int unused_%s = 0; std::string s(on_error, 0); return error_base() + (int)s.size(); }\n' \
+                "$i" "$i" >"$dir/src/part_$i.cpp"
+        fi
     done
     if [[ $2 == 1 ]]; then
         printf '#include "errors.h"\nint part_09(int on_error) { return error_base() + on_error + missing_total(on_error); }\n' \
@@ -225,8 +231,10 @@ make_verbose_project() { # DIR BROKEN
 }
 make_verbose_project "$work/vpass" 0
 make_verbose_project "$work/vfail" 1
+make_verbose_project "$work/vclean" clean
 capture cmake_make_verbose_pass -- bash -c 'cmake -S vpass -B vpass/build -G "Unix Makefiles" && make -C vpass/build VERBOSE=1'
 capture cmake_make_verbose_fail -- bash -c 'cmake -S vfail -B vfail/build -G "Unix Makefiles" && make -C vfail/build VERBOSE=1'
+capture cmake_make_verbose_clean -- bash -c 'cmake -S vclean -B vclean/build -G "Unix Makefiles" && make -C vclean/build VERBOSE=1'
 
 # tsc --pretty: express's real sources type-checked as JavaScript under a strict configuration.
 if [[ -x "$nm/.bin/tsc" ]]; then
