@@ -28,21 +28,8 @@ using nlohmann::json;
 using test::TempDir;
 using test::write_file;
 
-constexpr int k_hung = 200;
-
-// `fn` in a child under an alarm: its return value, k_hung when it hung, 100+signal on a crash.
-int in_child(const std::function<int()>& fn, unsigned seconds = 30) {
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::alarm(seconds);
-        ::_exit(fn());
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    return WTERMSIG(status) == SIGALRM ? k_hung : 100 + WTERMSIG(status);
-}
+using test::in_child;
+using test::k_hung;
 
 // Arrays and objects alternating, `levels` deep: 3 bytes a level on average.
 std::string deep_value(std::size_t levels) {

@@ -5,12 +5,35 @@
 #include "host/dispatch/plugin_registry.hpp"
 #include "tests/test_util.hpp"
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace sutra::test {
+
+/// What in_child returns when `fn` did not finish before its alarm.
+inline constexpr int k_hung = 200;
+
+/// Runs `fn` in a forked child under an alarm: its return value, k_hung when it hung, 100+signal
+/// when it crashed. A test of a hang or a crash then fails instead of hanging or dying itself.
+inline int in_child(const std::function<int()>& fn, unsigned seconds = 30) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::alarm(seconds);
+        ::_exit(fn());
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    return WTERMSIG(status) == SIGALRM ? k_hung : 100 + WTERMSIG(status);
+}
 
 /// Sets environment variables for one test and restores them afterwards.
 class ScopedEnv {

@@ -3,6 +3,8 @@
 
 #include "plugins/claude/permission_guard.hpp"
 
+#include "core/json_nesting.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -71,29 +73,6 @@ Read read_bounded(const std::string& path, std::size_t bound, std::string& out, 
     }
     ::close(fd);
     return Read::ok;
-}
-
-// Deepest nesting of arrays and objects, strings skipped: checked before nlohmann's recursive
-// parser sees the text.
-bool nesting_within(std::string_view text, std::size_t limit) {
-    std::size_t depth = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > limit) return false;
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            --depth;
-        }
-    }
-    return true;
 }
 
 // `Tool` or `Tool(pattern)`.
@@ -257,7 +236,7 @@ void read_process_flags(PermissionRules& into) {
 } // namespace
 
 void add_settings_rules(PermissionRules& into, std::string_view text, const std::string& source) {
-    if (!nesting_within(text, k_max_depth)) {
+    if (!core::json_nesting_within(text, k_max_depth)) {
         into.doubts.push_back(source + ": nested too deeply to be a settings file");
         return;
     }
