@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <optional>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace sutra::host {
@@ -22,18 +23,31 @@ namespace {
 // Reads up to `limit` bytes; `more` says whether the input goes on past it.
 bool read_bounded(int fd, std::uint64_t limit, std::string& out, bool& more) {
     more = false;
-    char buf[1 << 16];
+    // Read straight into the string: a regular file's size is known, so it takes one read and
+    // no copy; a pipe grows the string by doubling.
+    std::size_t len = out.size();
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        out.resize(len + std::min<std::uint64_t>(static_cast<std::uint64_t>(st.st_size), limit) +
+                   1);
     while (true) {
-        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (len == out.size()) // full: grow (a regular file's last read finds its spare byte)
+            out.resize(std::max<std::size_t>(out.size() * 2, len + (1u << 16)));
+        const ssize_t n = ::read(fd, out.data() + len, out.size() - len);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return false;
-        if (n == 0) return true;
-        out.append(buf, static_cast<std::size_t>(n));
-        if (out.size() > limit) {
+        if (n < 0) {
+            out.resize(len);
+            return false;
+        }
+        if (n == 0) break;
+        len += static_cast<std::size_t>(n);
+        if (len > limit) {
             more = true;
-            return true;
+            break;
         }
     }
+    out.resize(len);
+    return true;
 }
 
 bool copy_rest(int in, int out) {
