@@ -64,46 +64,88 @@ json restore_route() {
     return {{"kind", "cli"}};
 }
 
-// config.toml with our table, refusing a "sutra" server that does not run sutra.
-std::string with_our_table(const std::optional<std::string>& text, const std::string& table) {
-    if (text) {
-        if (const auto at = find_server_table(*text)) {
-            const auto command =
-                toml_table_string(text->substr(at->begin, at->end - at->begin), "command");
-            if (!command || !common::is_sutra_program(*command))
-                throw std::runtime_error(config_path() +
-                                         " already has an MCP server named \"sutra\" that does "
-                                         "not run sutra; remove it first (nothing was changed)");
-        }
+// Runs an edit of config.toml; a refusal names the file.
+template <class F> auto at_path(const std::string& path, F&& f) {
+    try {
+        return f();
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        if (what.rfind(path, 0) == 0) throw;
+        throw std::runtime_error(path + " " + what);
     }
-    return with_server_table(text, table);
+}
+
+// True when `text` holds a `[mcp_servers.sutra]` that sutra wrote (mcp_registration.hpp).
+bool holds_ours(const std::string& text, const std::string& path) {
+    const auto s = toml_read_server(text, path);
+    return s && common::is_our_server(s->command, s->args);
+}
+
+// What install makes of `text`, checked by re-reading it as Codex would.
+std::string with_our_table(const std::optional<std::string>& text,
+                           const std::string& path,
+                           const std::string& program,
+                           const std::vector<std::string>& args) {
+    return at_path(path, [&] {
+        const std::string after = with_server_table(text, toml_server_table(program, args));
+        if (!text || after != *text)
+            check_server_edit(text, after, TomlServer{program, args}, path);
+        return after;
+    });
 }
 
 std::optional<common::FilePlan> plan_mcp_install(const std::string& sutra_program,
                                                  const std::vector<std::string>& tools) {
     const std::string path = common::real_target(config_path());
     const auto before = common::read_text(path);
-    const std::string table =
-        toml_server_table(sutra_program, common::mcp_args(k_restore_tool, {}, tools));
-    const std::string after = with_our_table(before, table);
+    const auto old = before ? toml_read_server(*before, path) : std::nullopt;
+    if (old && !common::is_our_server(old->command, old->args))
+        throw std::runtime_error(path + " already has an MCP server named \"sutra\" that sutra "
+                                        "did not write; remove it first (nothing was changed)");
+    const std::string after =
+        with_our_table(before, path, sutra_program, common::mcp_args(k_restore_tool, {}, tools));
     if (before && after == *before) return std::nullopt;
-    return common::FilePlan{path, before ? "modify" : "create", before, after, std::nullopt};
+    common::FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
+    plan.backup_before = !old; // an upgrade keeps the one backup of the user's own file
+    return plan;
 }
 
 std::optional<common::FilePlan> plan_mcp_uninstall() {
     const std::string path = common::real_target(config_path());
     const auto before = common::read_text(path);
-    if (!before) return std::nullopt;
-    const auto at = find_server_table(*before);
-    if (!at) return std::nullopt;
-    std::string installed = before->substr(at->begin, at->end - at->begin);
-    while (installed.size() >= 2 && installed.back() == '\n' &&
-           installed[installed.size() - 2] == '\n')
-        installed.pop_back();
+    if (!before || !holds_ours(*before, path)) return std::nullopt;
+    const auto installed = *toml_read_server(*before, path);
+    const std::string stripped = at_path(path, [&] {
+        const std::string after = without_server_table(*before);
+        check_server_edit(before, after, std::nullopt, path);
+        return after;
+    });
     return common::plan_reverse(
         path, *before,
-        [&](const std::optional<std::string>& text) { return with_server_table(text, installed); },
-        without_server_table(*before));
+        [&](const std::optional<std::string>& text) {
+            return with_our_table(text, path, installed.command, installed.args);
+        },
+        stripped, [&](const std::string& text) { return holds_ours(text, path); });
+}
+
+// Codex cuts a shell result to its output cap (tool_output_token_limit, 10,000 tokens by
+// default) before the hook runs: what lies beyond it sutra never sees, unless the cap was raised.
+common::ojson uncovered() {
+    constexpr std::int64_t k_default_cap = 10000;
+    std::int64_t cap = k_default_cap;
+    try {
+        if (const auto text = common::read_text(common::real_target(config_path())))
+            cap = toml_read_int(*text, "tool_output_token_limit").value_or(k_default_cap);
+    } catch (const std::exception&) {
+        // an unreadable config.toml: Codex's default
+    }
+    common::ojson out = common::ojson::array();
+    if (cap <= k_default_cap)
+        out.push_back(
+            {{"what", "shell output beyond Codex's output cap (tool_output_token_limit, " +
+                          std::to_string(cap) + " tokens): Codex cuts it before the hook runs"},
+             {"command", "sutra install --client codex --raise-output-cap"}});
+    return out;
 }
 
 bool is_shell(const std::string& tool) {
@@ -159,13 +201,19 @@ struct Adapter {
     std::string install(std::string_view options) {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
-            // Plan the MCP table first: a refusal there writes nothing at all.
+            // Plan both files first: a refusal anywhere writes nothing, and apply_plans puts
+            // back what it wrote when a later write fails.
+            std::vector<common::FilePlan> plans;
+            const auto hooks =
+                common::plan_hooks_install(hooks_path(), {hook_spec(o.host_program)});
+            if (hooks) plans.push_back(*hooks);
             const auto mcp = o.sutra_program.empty()
                                  ? std::nullopt
                                  : plan_mcp_install(o.sutra_program, o.mcp_tools);
-            auto r = common::install_hook(hooks_path(), hook_spec(o.host_program), o.dry_run);
-            if (!r.value("ok", false)) return r;
-            if (r.value("changed", false)) {
+            if (mcp) plans.push_back(*mcp);
+            auto r = common::apply_plans(plans, o.dry_run);
+            if (!hooks) r["messages"].push_back(hooks_path() + ": already installed");
+            if (hooks) {
                 r["messages"].push_back("Codex runs a new hook only after you trust it: open codex "
                                         "and run /hooks, then trust the sutra-host entry.");
                 // Not raised for the user: until the hook is trusted, a higher cap would hand
@@ -178,9 +226,7 @@ struct Adapter {
             }
             if (o.sutra_program.empty()) {
                 common::note_no_program(r);
-            } else if (mcp) {
-                common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
-            } else {
+            } else if (!mcp) {
                 r["messages"].push_back(config_path() + ": MCP server already registered");
             }
             return r;
@@ -189,10 +235,14 @@ struct Adapter {
     std::string uninstall(std::string_view options) {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
-            const auto mcp = plan_mcp_uninstall();
-            auto r = common::uninstall_hook(hooks_path(), hook_spec(o.host_program), o.dry_run);
-            if (!r.value("ok", false)) return r;
-            if (mcp) common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
+            std::vector<common::FilePlan> plans;
+            const auto hooks =
+                common::plan_hooks_uninstall(hooks_path(), {hook_spec(o.host_program)});
+            if (hooks) plans.push_back(*hooks);
+            if (const auto mcp = plan_mcp_uninstall()) plans.push_back(*mcp);
+            auto r = common::apply_plans(plans, o.dry_run);
+            if (!hooks)
+                r["messages"].push_back(hooks_path() + ": no sutra hook, nothing to remove");
             return r;
         });
     }
@@ -203,6 +253,7 @@ struct Adapter {
             const auto cmd = common::our_command(doc, hook_spec(""));
             return common::ojson{
                 {"client", "codex"},
+                {"uncovered", uncovered()},
                 {"found", std::filesystem::is_directory(codex_home())},
                 {"installed", cmd.has_value()},
                 {"path", path},
@@ -218,6 +269,8 @@ struct Adapter {
             for (int i = 1; i <= 800; ++i)
                 out += "test_case_" + std::to_string(i % 9) + " ... ok\n";
             out += "FAILED test_sample: assertion failed\n";
+            d["route"] = "PostToolUse hook";
+            d["sample_bytes"] = out.size();
             d["sample_payload"] = common::ojson{{"session_id", "sutra-doctor"},
                                                 {"cwd", "/tmp"},
                                                 {"hook_event_name", "PostToolUse"},
