@@ -370,8 +370,9 @@ TEST(JsonText, SetAndRemoveChangeOnlyThatMember) {
         expected["mcpServers"]["sutra"] = entry;
         EXPECT_EQ(*doc, expected) << with;
         for (const char* comment : {"// c1", "/* c2 */", "// c3", "// last"})
-            if (text.find(comment) != std::string::npos)
+            if (text.find(comment) != std::string::npos) {
                 EXPECT_NE(with.find(comment), std::string::npos) << with;
+            }
         // Replacing in place changes nothing else; removing gives back the same document.
         const common::ojson other = {{"command", "t"}};
         const auto replaced = common::parse_json_text(

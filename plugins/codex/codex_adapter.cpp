@@ -42,17 +42,21 @@ constexpr const char* k_restore_tool = "mcp__sutra__sutra_restore";
 
 // The command line of our registered, enabled server; nullopt when there is none.
 std::optional<std::string> registered_mcp() {
-    const auto text = common::read_text(common::real_target(config_path()));
-    if (!text || text->find("mcp_servers") == std::string::npos) return std::nullopt;
-    const auto at = find_server_table(*text);
-    if (!at) return std::nullopt;
-    const std::string table = text->substr(at->begin, at->end - at->begin);
-    const auto command = toml_table_string(table, "command");
-    if (!command || !common::is_sutra_program(*command) || toml_table_disabled(table))
-        return std::nullopt;
-    std::vector<std::string> words{*command};
-    for (auto& a : toml_table_strings(table, "args")) words.push_back(std::move(a));
-    return common::command_line(words);
+    try {
+        const auto text = common::read_text(common::real_target(config_path()));
+        if (!text || text->find("mcp_servers") == std::string::npos) return std::nullopt;
+        const auto at = find_server_table(*text);
+        if (!at) return std::nullopt;
+        const std::string table = text->substr(at->begin, at->end - at->begin);
+        const auto command = toml_table_string(table, "command");
+        if (!command || !common::is_sutra_program(*command) || toml_table_disabled(table))
+            return std::nullopt;
+        std::vector<std::string> words{*command};
+        for (auto& a : toml_table_strings(table, "args")) words.push_back(std::move(a));
+        return common::command_line(words);
+    } catch (const std::exception&) {
+        return std::nullopt; // a shape sutra does not edit: not sutra's registration
+    }
 }
 
 json restore_route() {

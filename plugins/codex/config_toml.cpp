@@ -76,8 +76,9 @@ std::optional<TomlTable> find_server_table(const std::string& text) {
         const std::string key = toml_key(t.substr(0, t.find_first_of("=.")));
         if ((current.empty() && key == "mcp_servers") ||
             (current == "mcp_servers" && key == "sutra"))
-            throw std::runtime_error("defines mcp_servers.sutra inline or as dotted keys; add the "
-                                     "sutra server by hand (`codex mcp add`), nothing was changed");
+            throw std::runtime_error(
+                "defines mcp_servers inline, as dotted keys or quoted; add the "
+                "sutra server by hand (`codex mcp add`), nothing was changed");
     }
     if (found && found->end == 0) found->end = text.size();
     return found;
