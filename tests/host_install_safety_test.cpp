@@ -454,8 +454,15 @@ TEST_F(SafeInstallTest, InstallAndDoctorSayWhatIsUncovered) {
     EXPECT_NE(out.find("  " + codex_line + "\n"), std::string::npos) << out;
     EXPECT_NE(out.find("  PostToolUse hook: a sample of "), std::string::npos) << out;
 
-    for (const char* client : {"claude", "codex"})
-        test::run_command(sutra + " uninstall --client " + client + " 2>&1", &status);
+    // With the hook gone (removed by hand), a plain `sutra uninstall` still finds the MCP
+    // entries sutra left and removes them.
+    fs::remove(at("claude/settings.json"));
+    fs::remove(at("codex/hooks.json"));
+    out = test::run_command(sutra + " uninstall 2>&1", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_FALSE(fs::exists(at("claude/.claude.json"))) << out;
+    EXPECT_FALSE(fs::exists(at("codex/config.toml"))) << out;
+    EXPECT_TRUE(leftovers().empty());
 }
 
 // ---- The property: any sequence of installs (two prefixes), user edits, reinstalls and
