@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -392,6 +393,86 @@ TEST(JsonText, SetAndRemoveChangeOnlyThatMember) {
     EXPECT_FALSE(common::parse_json_text("{\"a\": 1,}", false).has_value());
     EXPECT_TRUE(common::parse_json_text("{\"a\": \"//,}\", /* x */ \"b\": [1,],}", true));
     EXPECT_EQ((*common::parse_json_text("{\"a\": \"//,}\"}", true))["a"], "//,}");
+}
+
+// The same over random documents in every layout: compact, indented by spaces or tabs, with
+// comments after commas and trailing commas (JSONC). Every comment survives both edits.
+TEST(JsonText, RandomDocumentsInEveryLayout) {
+    std::mt19937 rng(7);
+    const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    std::function<common::ojson(int)> value = [&](int depth) -> common::ojson {
+        switch (depth > 2 ? pick(3) : pick(5)) {
+        case 0:
+            return pick(1000);
+        case 1:
+            return "s,}/" + std::to_string(pick(9));
+        case 2:
+            return nullptr;
+        case 3: {
+            common::ojson a = common::ojson::array();
+            for (int i = pick(3); i > 0; --i) a.push_back(value(depth + 1));
+            return a;
+        }
+        default: {
+            common::ojson o = common::ojson::object();
+            for (int i = pick(4); i > 0; --i) o["k" + std::to_string(pick(20))] = value(depth + 1);
+            return o;
+        }
+        }
+    };
+    for (int round = 0; round < 300; ++round) {
+        common::ojson doc = common::ojson::object();
+        for (int i = pick(5); i > 0; --i) doc["k" + std::to_string(pick(20))] = value(1);
+        if (pick(2) == 0) {
+            doc["mcpServers"] = common::ojson::object();
+            for (int i = pick(3); i > 0; --i) doc["mcpServers"]["s" + std::to_string(i)] = value(2);
+            if (pick(2) == 0) doc["mcpServers"]["sutra"] = {{"command", "old"}};
+        }
+        const int layout = pick(4);
+        std::string text = layout == 0   ? doc.dump()
+                           : layout == 1 ? doc.dump(2)
+                           : layout == 2 ? doc.dump(4)
+                                         : doc.dump(1, '\t');
+        const bool jsonc = pick(2) == 0;
+        std::size_t comments = 0;
+        if (jsonc) { // a comment after every comma that ends a line, and a trailing comma
+            std::string with;
+            for (std::size_t i = 0; i < text.size(); ++i) {
+                with += text[i];
+                if (text[i] == ',' && i + 1 < text.size() && text[i + 1] == '\n') {
+                    with += " // c" + std::to_string(comments++);
+                }
+            }
+            text = with;
+            const auto close = text.rfind('}');
+            if (text.find('\n') != std::string::npos && !doc.empty()) {
+                const auto last = text.find_last_not_of(" \t\n", close - 1);
+                if (text[last] != '{') text.insert(last + 1, ",");
+            }
+        }
+        SCOPED_TRACE(text);
+        const auto parsed = common::parse_json_text(text, jsonc);
+        ASSERT_TRUE(parsed.has_value());
+        ASSERT_EQ(*parsed, doc);
+        const common::ojson entry = {{"command", "/x/sutra"}, {"args", {"mcp", "--restore-tool"}}};
+        const std::string with = common::json_text_set(text, "mcpServers", "sutra", entry);
+        common::ojson expected = doc;
+        expected["mcpServers"]["sutra"] = entry;
+        const auto reread = common::parse_json_text(with, jsonc);
+        ASSERT_TRUE(reread.has_value()) << with;
+        EXPECT_EQ(*reread, expected) << with;
+        const std::string without = common::json_text_remove(with, "mcpServers", "sutra");
+        common::ojson stripped = expected;
+        stripped["mcpServers"].erase("sutra");
+        if (stripped["mcpServers"].empty()) stripped.erase("mcpServers");
+        const auto back = common::parse_json_text(without, jsonc);
+        ASSERT_TRUE(back.has_value()) << without;
+        EXPECT_EQ(*back, stripped) << without;
+        for (std::size_t c = 0; c < comments; ++c) {
+            const std::string comment = "// c" + std::to_string(c) + "\n";
+            EXPECT_NE(with.find(comment), std::string::npos) << comment << with;
+        }
+    }
 }
 
 TEST(HookSettings, ParseSettingsAndOurCommand) {

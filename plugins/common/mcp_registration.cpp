@@ -118,7 +118,12 @@ std::string with_json_entry(const std::optional<std::string>& original,
     if (json_entry(doc, section) == merged) return original.value_or(std::string());
     const std::string blank;
     const bool empty = !original || original->find_first_not_of(" \t\r\n") == std::string::npos;
-    const std::string after = json_text_set(empty ? blank : *original, section, k_mcp_name, merged);
+    std::string after;
+    try {
+        after = json_text_set(empty ? blank : *original, section, k_mcp_name, merged);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": " + e.what() + "; fix it by hand (nothing was changed)");
+    }
     // Re-read as the host would: exactly our entry changed, every other value as it was.
     ojson expected = doc;
     expected[section][k_mcp_name] = merged;
@@ -159,7 +164,12 @@ std::optional<FilePlan> plan_json_uninstall(const std::string& config_path,
     const ojson doc = parse_config(before, path, jsonc);
     const auto installed = json_entry(doc, section);
     if (!installed || !is_ours(*installed)) return std::nullopt;
-    const std::string stripped = json_text_remove(*before, section, k_mcp_name);
+    std::string stripped;
+    try {
+        stripped = json_text_remove(*before, section, k_mcp_name);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": " + e.what() + "; remove mcp server \"sutra\" by hand");
+    }
     ojson expected = doc;
     expected[section].erase(k_mcp_name);
     if (expected[section].empty()) expected.erase(section);
