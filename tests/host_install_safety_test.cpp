@@ -12,9 +12,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <filesystem>
 #include <optional>
 #include <random>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 namespace sutra::host {
@@ -357,6 +359,30 @@ TEST_F(SafeInstallTest, AFailedWriteLeavesEveryFileAsItWas) {
     EXPECT_EQ(error.find("sutra-tmp"), std::string::npos) << error;
     EXPECT_EQ(read(at("claude/settings.json")), settings);
     EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+}
+
+// A write that really fails half-way (a file size limit): settings.json was already created
+// when .claude.json could not be written; it is removed again.
+TEST_F(SafeInstallTest, AWriteFailingHalfWayIsRolledBack) {
+    fs::create_directories(at("claude"));
+    const std::string big = "{\n  \"note\": \"" + std::string(4000, 'x') + "\"\n}\n";
+    test::write_file(at("claude/.claude.json"), big);
+    rlimit old{};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit small = old;
+    small.rlim_cur = 2048;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    const json r = call("claude", Plugin::Op::install);
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, old_handler);
+    EXPECT_FALSE(r["ok"]) << r.dump();
+    const std::string error = r.value("error", std::string());
+    EXPECT_EQ(error.rfind(at("claude/.claude.json") + ": ", 0), 0u) << error;
+    EXPECT_NE(error.find("put back"), std::string::npos) << error;
+    EXPECT_FALSE(fs::exists(at("claude/settings.json"))) << "the first file stayed written";
+    EXPECT_EQ(read(at("claude/.claude.json")), big);
+    EXPECT_TRUE(leftovers().empty());
 }
 
 // ---- 9. OpenCode reads JSONC: comments and trailing commas are accepted and kept, and an

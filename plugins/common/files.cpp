@@ -144,7 +144,11 @@ ojson apply_plans(const std::vector<FilePlan>& plans, bool dry_run) {
             try {
                 if (p.action == "modify" && p.before && p.backup_before) {
                     const std::string backup = next_backup(p.path);
-                    write_atomic(backup, *p.before, mode);
+                    try {
+                        write_atomic(backup, *p.before, mode);
+                    } catch (const std::exception& e) {
+                        throw std::runtime_error(p.path + ": cannot back it up (" + e.what() + ")");
+                    }
                     undo.backup = backup;
                     change["backup"] = backup;
                 }
