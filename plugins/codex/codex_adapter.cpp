@@ -8,6 +8,7 @@
 
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/codex/config_toml.hpp"
+#include "plugins/codex/output_cap.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/hook_settings.hpp"
@@ -92,18 +93,27 @@ std::optional<common::FilePlan> plan_mcp_install(const std::string& sutra_progra
 
 std::optional<common::FilePlan> plan_mcp_uninstall() {
     const std::string path = common::real_target(config_path());
-    const auto before = common::read_text(path);
-    if (!before) return std::nullopt;
+    const auto current = common::read_text(path);
+    if (!current) return std::nullopt;
+    // The raised output cap goes back first: install raised it on top of its own MCP table.
+    const std::optional<std::string> before = without_raised_cap(*current);
     const auto at = find_server_table(*before);
-    if (!at) return std::nullopt;
+    if (!at) {
+        if (*before == *current) return std::nullopt;
+        common::FilePlan cap{path, "modify", current, before, std::nullopt};
+        cap.backup_before = false;
+        return cap;
+    }
     std::string installed = before->substr(at->begin, at->end - at->begin);
     while (installed.size() >= 2 && installed.back() == '\n' &&
            installed[installed.size() - 2] == '\n')
         installed.pop_back();
-    return common::plan_reverse(
+    auto plan = common::plan_reverse(
         path, *before,
         [&](const std::optional<std::string>& text) { return with_server_table(text, installed); },
         without_server_table(*before));
+    plan.before = current;
+    return plan;
 }
 
 bool is_shell(const std::string& tool) {
@@ -176,13 +186,17 @@ struct Adapter {
                     "sutra sees and keeps only what is left; once the hook is trusted, raise "
                     "tool_output_token_limit to let sutra shorten whole outputs instead.");
             }
+            std::vector<common::FilePlan> plans;
             if (o.sutra_program.empty()) {
                 common::note_no_program(r);
             } else if (mcp) {
-                common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
+                plans.push_back(*mcp);
             } else {
                 r["messages"].push_back(config_path() + ": MCP server already registered");
             }
+            if (o.raise_output_cap)
+                plan_raised_cap(plans, config_path(), hooks_path(), r.value("changed", false), r);
+            if (!plans.empty()) common::merge_result(r, common::apply_plans(plans, o.dry_run));
             return r;
         });
     }
@@ -214,6 +228,8 @@ struct Adapter {
     std::string doctor(std::string_view options) {
         return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
+            if (d.value("installed", false))
+                d["output_cap"] = cap_report(config_path(), hooks_path());
             std::string out;
             for (int i = 1; i <= 800; ++i)
                 out += "test_case_" + std::to_string(i % 9) + " ... ok\n";
