@@ -84,8 +84,11 @@ std::optional<common::FilePlan> plan_mcp_install(const std::string& sutra_progra
                                                  const std::vector<std::string>& tools) {
     const std::string path = common::real_target(config_path());
     const auto before = common::read_text(path);
-    const std::string table =
-        toml_server_table(sutra_program, common::mcp_args(k_restore_tool, {}, tools));
+    // --text-only: Codex 0.171.0 shows the model a result's structuredContent instead of its
+    // text (real_host.codex saw only the restore's JSON metadata), which would hide the bytes.
+    auto args = common::mcp_args(k_restore_tool, {}, tools);
+    args.push_back("--text-only");
+    const std::string table = toml_server_table(sutra_program, args);
     const std::string after = with_our_table(before, table);
     if (before && after == *before) return std::nullopt;
     return common::FilePlan{path, before ? "modify" : "create", before, after, std::nullopt};

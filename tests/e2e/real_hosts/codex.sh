@@ -21,6 +21,9 @@ need_host @openai/codex 0.171.0 codex
 sandbox
 cd "$T/proj" || exit 1
 export CODEX_HOME=$HOME/.codex MOCK_KEY=dummy
+# Codex starts MCP servers with a few variables only (HOME, PATH, …), not SUTRA_HOME: the store
+# is the default one under this HOME, as for a user who never set SUTRA_HOME.
+unset SUTRA_HOME
 mkdir -p "$CODEX_HOME"
 # A failing test run of about 120 KB whose failure lines sit in the middle; it exits with 1.
 cat >"$T/failing_tests.py" <<'PY'
@@ -114,8 +117,8 @@ check "a second install changes nothing" '"$SUTRA_BIN" install --client codex --
 mcp_get() { timeout 60 "$host_bin" mcp get "$1" --json 2>&1 | sed -n '/^{/,$p'; }
 mcp_get sutra >"$T/mcp-get.json"
 echo "  codex mcp get sutra --json: $(tr -d '\n' <"$T/mcp-get.json")"
-check "codex mcp get shows sutra mcp, enabled, with the Codex tool spelling" \
-    '[ "$(json "$T/mcp-get.json" "(d[\"enabled\"], d[\"transport\"][\"command\"], d[\"transport\"][\"args\"])")" = "(True, '"'"'$SUTRA_BIN'"'"', ['"'"'mcp'"'"', '"'"'--restore-tool'"'"', '"'"'mcp__sutra__sutra_restore'"'"'])" ]'
+check "codex mcp get shows sutra mcp, enabled, with the Codex tool spelling and --text-only" \
+    '[ "$(json "$T/mcp-get.json" "(d[\"enabled\"], d[\"transport\"][\"command\"], d[\"transport\"][\"args\"])")" = "(True, '"'"'$SUTRA_BIN'"'"', ['"'"'mcp'"'"', '"'"'--restore-tool'"'"', '"'"'mcp__sutra__sutra_restore'"'"', '"'"'--text-only'"'"'])" ]'
 mcp_get mine >"$T/mcp-mine.json"
 check "the user's own MCP server is still there" '[ "$(json "$T/mcp-mine.json" "d[\"transport\"][\"args\"]")" = "['"'"'mcp'"'"']" ]'
 
