@@ -149,7 +149,8 @@ last=$(echo "$range" | sed 's/.*end=\([0-9]*\).*/\1/')
 sed -n "${first},${last}p" "$T/tests.log" >"$T/tests-elided"
 tool_output responses 5 >"$T/mcp-restore.txt"
 echo "  the model's MCP restore of lines $first-$last: $(wc -c <"$T/mcp-restore.txt") bytes ($(wc -c <"$T/tests-elided") elided)"
-check "the model-issued MCP restore returns the elided bytes" '[ -s "$T/tests-elided" ] && python3 -c "import sys; got=open(sys.argv[1]).read(); want=open(sys.argv[2]).read(); sys.exit(not (want.rstrip(chr(10)) in got))" "$T/mcp-restore.txt" "$T/tests-elided"'
+# One page (8 KiB) at a time: its bytes are the start of the elided lines, exactly.
+check "the model-issued MCP restore returns the elided bytes (its first page)" '[ -s "$T/tests-elided" ] && python3 -c "import sys; got=open(sys.argv[1]).read(); want=open(sys.argv[2]).read(); sys.exit(not (want[:8000] in got and \"[sutra: \" not in got))" "$T/mcp-restore.txt" "$T/tests-elided"'
 stop_mock
 
 check "sutra uninstall --client codex" '"$SUTRA_BIN" uninstall --client codex >"$T/uninstall.out"'
