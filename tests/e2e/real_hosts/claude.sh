@@ -79,7 +79,11 @@ check "the PreToolUse route for Bash is in settings.json" \
     '[ "$(json "$HOME/.claude/settings.json" "d[\"hooks\"][\"PreToolUse\"][-1][\"matcher\"]")" = Bash ]'
 rm -f "$T"/mock/req-*.json "$T/mock/port"
 # Then `cd sub && <a failing test run>` (exit 3, failure lines in the middle): the route keeps
-# the cd in the host's shell and wraps only the test run, so a later `pwd` shows sub.
+# the cd in the host's shell and wraps only the test run. Claude Code 2.1.332 keeps a command's
+# directory change only when the command succeeds (with or without the route, as run by hand:
+# after `cd sub && sh -c "exit 3"` the next `pwd` shows the project folder both ways), so the
+# `pwd` after the failing run shows the project folder, and after `cd sub && <the same tests,
+# passing>` it shows sub.
 mkdir -p "$T/proj/sub"
 cat >"$T/proj/sub/run_tests.py" <<'PY'
 import sys
@@ -90,11 +94,13 @@ for i in range(900):
         out += ["tests/test_billing.py::test_round_cents FAILED                          [ 50%]\n",
                 "E       AssertionError: assert 101 == 100\n"]
 out.append("========================= 1 failed, 900 passed in 9.02s =========================\n")
+if sys.argv[1:] == ["ok"]:
+    out = [l.replace("FAILED", "PASSED") for l in out if not l.startswith("E ")]
 sys.stdout.write("".join(out))
-sys.exit(3)
+sys.exit(0 if sys.argv[1:] == ["ok"] else 3)
 PY
 python3 "$T/proj/sub/run_tests.py" >"$T/sub-tests.log"
-start_mock mock_claude.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"tool":"Bash","input":{"command":"cat "+sys.argv[1]+"; exit 3","description":"build"}},{"bash_restore":sys.argv[2]},{"tool":"Bash","input":{"command":"printf '"'"'small output\\n'"'"'","description":"small"}},{"tool":"Bash","input":{"command":"cd sub && python3 run_tests.py","description":"tests in sub"}},{"tool":"Bash","input":{"command":"pwd","description":"where"}}]))' "$T/big.log" "$SUTRA_BIN")"
+start_mock mock_claude.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"tool":"Bash","input":{"command":"cat "+sys.argv[1]+"; exit 3","description":"build"}},{"bash_restore":sys.argv[2]},{"tool":"Bash","input":{"command":"printf '"'"'small output\\n'"'"'","description":"small"}},{"tool":"Bash","input":{"command":"cd sub && python3 run_tests.py","description":"tests in sub"}},{"tool":"Bash","input":{"command":"pwd","description":"where"}},{"tool":"Bash","input":{"command":"cd sub && python3 run_tests.py ok","description":"passing tests in sub"}},{"tool":"Bash","input":{"command":"pwd","description":"where now"}}]))' "$T/big.log" "$SUTRA_BIN")"
 started=$SECONDS
 ANTHROPIC_BASE_URL=http://127.0.0.1:$port timeout 300 "$host_bin" -p "go" \
     --allowedTools "Bash mcp__sutra__sutra_restore" --debug-file "$T/debug-wrap.log" >"$T/run-wrap.out" 2>&1
@@ -130,7 +136,11 @@ check "cd sub && failing tests: every failure line is visible" \
     '(grep -E "FAILED|^E " "$T/sub-tests.log" | while IFS= read -r l; do grep -qxF -- "$l" "$T/cd-view.txt" || exit 1; done)'
 check "the hook kept the cd in the host's shell and wrapped the rest" 'grep -q "cd sub && .*exec --shell" "$T/debug-wrap.log"'
 result 5 || bad "no request carried the pwd result"
-check "a later pwd in the same session shows sub" '[ "$(json "$T/result-5.json" "d[\"text\"]")" = "$T/proj/sub" ]'
+check "after the failing run, pwd shows the project folder (the host drops a failed command's cd)" '[ "$(json "$T/result-5.json" "d[\"text\"]")" = "$T/proj" ]'
+result 6 || bad "no request carried the passing run's result"
+check "cd sub && passing tests: no failure" '[ "$(json "$T/result-6.json" "d[\"is_error\"]")" = False ]'
+result 7 || bad "no request carried the second pwd result"
+check "a later pwd in the same session shows sub" '[ "$(json "$T/result-7.json" "d[\"text\"]")" = "$T/proj/sub" ]'
 stop_mock
 
 check "sutra uninstall --client claude" '"$SUTRA_BIN" uninstall --client claude >"$T/uninstall.out"'
