@@ -181,13 +181,12 @@ struct Adapter {
             if (r.value("changed", false)) {
                 r["messages"].push_back("Codex runs a new hook only after you trust it: open codex "
                                         "and run /hooks, then trust the sutra-host entry.");
-                // Not raised for the user: until the hook is trusted, a higher cap would hand
-                // the model whole outputs.
-                r["messages"].push_back(
-                    "Codex cuts shell output to the command's token budget (10,000 by default, "
-                    "capped by tool_output_token_limit in config.toml) before hooks run, so "
-                    "sutra sees and keeps only what is left; once the hook is trusted, raise "
-                    "tool_output_token_limit to let sutra shorten whole outputs instead.");
+                if (!o.raise_output_cap)
+                    r["messages"].push_back(
+                        "Codex cuts shell output to 10,000 bytes (tool_output_token_limit) before "
+                        "hooks run, so sutra sees and keeps only what is left; once the hook is "
+                        "trusted, run `sutra install --client codex --raise-output-cap` to let "
+                        "sutra shorten whole outputs instead.");
             }
             std::vector<common::FilePlan> plans;
             if (o.sutra_program.empty()) {
