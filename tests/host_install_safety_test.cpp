@@ -473,8 +473,8 @@ TEST_F(SafeInstallTest, InstallAndDoctorSayWhatIsUncovered) {
     ASSERT_EQ(status, 0) << out;
     const std::string codex_line =
         "codex: sutra does not see shell output beyond Codex's output cap "
-        "(tool_output_token_limit, 10000 tokens): Codex cuts it before the hook runs; to cover "
-        "it: sutra install --client codex --raise-output-cap";
+        "(tool_output_token_limit unset: 10,000 bytes): Codex cuts it before the hook runs; to "
+        "cover it: sutra install --client codex --raise-output-cap";
     EXPECT_NE(out.find(codex_line + "\n"), std::string::npos) << out;
     out = test::run_command(sutra + " doctor --client codex 2>&1", &status);
     EXPECT_NE(out.find("  " + codex_line + "\n"), std::string::npos) << out;

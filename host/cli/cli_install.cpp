@@ -42,7 +42,8 @@ struct Selection {
     std::string client;
     std::string profile; // a host profile (Hermes), passed to the modules as "profile"
     bool dry_run = false;
-    bool wrap_bash = false; // Claude Code's opt-in PreToolUse route (install only)
+    bool wrap_bash = false;        // Claude Code's opt-in PreToolUse route (install only)
+    bool raise_output_cap = false; // Codex's tool_output_token_limit (install only)
     // MCP tools beyond restore, compress and stats (install only): "files" and "exec" each
     // reach past the host's own permission rules, so each is the user's explicit choice.
     std::vector<std::string> mcp_tools;
@@ -60,6 +61,8 @@ Selection parse_args(const Args& args, bool allow_dry_run, bool allow_wrap = fal
             s.dry_run = true;
         } else if (args[i] == "--wrap-bash" && allow_wrap) {
             s.wrap_bash = true;
+        } else if (args[i] == "--raise-output-cap" && allow_wrap) {
+            s.raise_output_cap = true;
         } else if (args[i] == "--mcp-files" && allow_wrap) {
             s.mcp_tools.push_back("files");
         } else if (args[i] == "--mcp-exec" && allow_wrap) {
@@ -190,6 +193,7 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
     json options = {
         {"host_program", program}, {"sutra_program", sutra_program()}, {"dry_run", s.dry_run}};
     if (s.wrap_bash) options["wrap_bash"] = true;
+    if (s.raise_output_cap) options["raise_output_cap"] = true;
     if (!s.mcp_tools.empty()) options["mcp_tools"] = s.mcp_tools;
     if (!s.profile.empty()) options["profile"] = s.profile;
     int failures = 0;
@@ -418,6 +422,13 @@ int cmd_doctor(const Args& args) {
             fmt::print("  problem: the host disables all hooks (disableAllHooks)\n");
         }
         print_coverage(e.name, d, "  ");
+        // What the host cuts before the hook sees it (Codex's output cap).
+        if (const auto c = d.find("output_cap"); c != d.end() && c->is_object()) {
+            const bool problem = c->value("problem", false);
+            problems += problem ? 1 : 0;
+            fmt::print("  {}: {}\n", problem ? "problem" : "output cap",
+                       c->value("note", std::string()));
+        }
         int status = 0;
         const std::string payload = d.value("sample_payload", json::object()).dump();
         const std::string out = run_sample(command, payload, status);

@@ -209,7 +209,8 @@ std::string command_shell() {
 }
 
 // PreToolUse (installed only with --wrap-bash): a Bash command whose meaning survives a child
-// shell runs under `sutra exec`, so its output is compressed even when it fails. The answer
+// shell runs under `sutra exec` (leading `cd DIR &&` segments stay in the host's shell, so the
+// directory change persists), so its output is compressed even when it fails. The answer
 // carries the whole tool_input with only `command` changed, and no permission decision. The host
 // then applies its rules to the wrapped text, so a command any deny or ask rule could match is
 // never wrapped (plugins/claude/permission_guard.hpp).
@@ -228,12 +229,13 @@ std::string decode_pre_tool_use(const json& p) {
     if (shell.empty()) return common::pass("no bash or zsh");
     const char* path = std::getenv("PATH");
     const std::string command = cmd->get<std::string>();
-    if (auto why = route_refusal(command, [&](std::string_view name) {
-            return program_on_path(name, path != nullptr ? path : "");
-        }))
-        return common::pass("not routed: " + *why);
+    const RoutePlan plan = plan_route(command, [&](std::string_view name) {
+        return program_on_path(name, path != nullptr ? path : "");
+    });
+    if (!plan.route) return common::pass("not routed: " + plan.refusal);
     // The host matches its deny and ask rules against the wrapped text: a command that one of
-    // them could match stays as written, so the host judges it as it would without sutra.
+    // them could match stays as written, so the host judges it as it would without sutra. The
+    // guard reads the whole command, the kept `cd` part included.
     const std::string cwd = p.value("cwd", std::string());
     RuleScopes scopes;
     scopes.config_dir = config_dir();
@@ -245,7 +247,7 @@ std::string decode_pre_tool_use(const json& p) {
     Wrapper w{program, shell, std::string(), 8192};
     if (restore_route(p).value("kind", std::string()) == "mcp") w.mcp_tool = k_restore_tool;
     json updated = *input;
-    updated["command"] = wrap_command(w, command);
+    updated["command"] = wrap_route(w, *plan.route);
     const json answer = {
         {"hookSpecificOutput", {{"hookEventName", "PreToolUse"}, {"updatedInput", updated}}}};
     return json{{"action", "respond"},

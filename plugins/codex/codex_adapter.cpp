@@ -8,6 +8,7 @@
 
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/codex/config_toml.hpp"
+#include "plugins/codex/output_cap.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/hook_settings.hpp"
@@ -106,50 +107,64 @@ std::optional<common::FilePlan> plan_mcp_install(const std::string& sutra_progra
     if (old && !common::is_our_server(old->command, old->args))
         throw std::runtime_error(path + " already has an MCP server named \"sutra\" that sutra "
                                         "did not write; remove it first (nothing was changed)");
-    const std::string after =
-        with_our_table(before, path, sutra_program, common::mcp_args(k_restore_tool, {}, tools));
+    // --text-only: Codex 0.171.0 shows the model a result's structuredContent instead of its
+    // text (real_host.codex saw only the restore's JSON metadata), which would hide the bytes.
+    auto args = common::mcp_args(k_restore_tool, {}, tools);
+    args.push_back("--text-only");
+    const std::string after = with_our_table(before, path, sutra_program, args);
     if (before && after == *before) return std::nullopt;
     common::FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
     plan.backup_before = !old; // an upgrade keeps the one backup of the user's own file
     return plan;
 }
 
+// Uninstall's plan for config.toml: sutra's MCP table goes and a cap raised by
+// --raise-output-cap gets the user's own line back, in one change. Every comparison (which
+// backup is the user's file, was the file edited since) sees the file with the cap restored,
+// so a cap raised after install (or over an upgrade) does not hide sutra's entry or backups.
 std::optional<common::FilePlan> plan_mcp_uninstall() {
     const std::string path = common::real_target(config_path());
-    const auto before = common::read_text(path);
-    if (!before || !holds_ours(*before, path)) return std::nullopt;
-    const auto installed = *toml_read_server(*before, path);
+    const auto current = common::read_text(path);
+    if (!current) return std::nullopt;
+    const std::string before = without_raised_cap(*current);
+    if (before != *current)
+        at_path(path,
+                [&] { check_key_edit(*current, before, "tool_output_token_limit", {}, path); });
+    if (!holds_ours(before, path)) {
+        if (before == *current) return std::nullopt;
+        common::FilePlan cap{path, "modify", current, before, std::nullopt};
+        cap.backup_before = false; // the raised line held the user's own
+        return cap;
+    }
+    const auto installed = *toml_read_server(before, path);
     const std::string stripped = at_path(path, [&] {
-        const std::string after = without_server_table(*before);
+        const std::string after = without_server_table(before);
         check_server_edit(before, after, std::nullopt, path);
         return after;
     });
-    return common::plan_reverse(
-        path, *before,
+    auto plan = common::plan_reverse(
+        path, before,
         [&](const std::optional<std::string>& text) {
-            return with_our_table(text, path, installed.command, installed.args);
+            // A backup taken while the cap was raised compares as the user's own file.
+            const auto own = text ? std::optional<std::string>(without_raised_cap(*text)) : text;
+            return with_our_table(own, path, installed.command, installed.args);
         },
         stripped, [&](const std::string& text) { return holds_ours(text, path); });
+    if (plan.action == "restore" && plan.after) plan.after = without_raised_cap(*plan.after);
+    plan.before = current;
+    return plan;
 }
 
-// Codex cuts a shell result to its output cap (tool_output_token_limit, 10,000 tokens by
-// default) before the hook runs: what lies beyond it sutra never sees, unless the cap was raised.
+// Codex cuts a shell result to its output cap before the hook runs: what lies beyond it sutra
+// never sees, unless --raise-output-cap raised it (the rule doctor's output cap line uses too).
 common::ojson uncovered() {
-    constexpr std::int64_t k_default_cap = 10000;
-    std::int64_t cap = k_default_cap;
+    std::string text;
     try {
-        if (const auto text = common::read_text(common::real_target(config_path())))
-            cap = toml_read_int(*text, "tool_output_token_limit").value_or(k_default_cap);
+        text = common::read_text(common::real_target(config_path())).value_or(std::string());
     } catch (const std::exception&) {
         // an unreadable config.toml: Codex's default
     }
-    common::ojson out = common::ojson::array();
-    if (cap <= k_default_cap)
-        out.push_back(
-            {{"what", "shell output beyond Codex's output cap (tool_output_token_limit, " +
-                          std::to_string(cap) + " tokens): Codex cuts it before the hook runs"},
-             {"command", "sutra install --client codex --raise-output-cap"}});
-    return out;
+    return cap_uncovered(text);
 }
 
 bool is_shell(const std::string& tool) {
@@ -215,6 +230,10 @@ struct Adapter {
                                  ? std::nullopt
                                  : plan_mcp_install(o.sutra_program, o.mcp_tools);
             if (mcp) plans.push_back(*mcp);
+            // The cap joins the same config.toml plan (or adds one): all or nothing with the rest.
+            common::ojson cap_notes{{"messages", common::ojson::array()}};
+            if (o.raise_output_cap)
+                plan_raised_cap(plans, config_path(), hooks_path(), hooks.has_value(), cap_notes);
             auto r = common::apply_plans(plans, o.dry_run);
             if (!hooks) r["messages"].push_back(hooks_path() + ": already installed");
             if (hooks) {
@@ -222,12 +241,14 @@ struct Adapter {
                                         "and run /hooks, then trust the sutra-host entry.");
                 // Not raised for the user: until the hook is trusted, a higher cap would hand
                 // the model whole outputs.
-                r["messages"].push_back(
-                    "Codex cuts shell output to the command's token budget (10,000 by default, "
-                    "capped by tool_output_token_limit in config.toml) before hooks run, so "
-                    "sutra sees and keeps only what is left; once the hook is trusted, raise "
-                    "tool_output_token_limit to let sutra shorten whole outputs instead.");
+                if (!o.raise_output_cap)
+                    r["messages"].push_back(
+                        "Codex cuts shell output to 10,000 bytes (tool_output_token_limit) before "
+                        "hooks run, so sutra sees and keeps only what is left; once the hook is "
+                        "trusted, run `sutra install --client codex --raise-output-cap` to let "
+                        "sutra shorten whole outputs instead.");
             }
+            for (const auto& m : cap_notes["messages"]) r["messages"].push_back(m);
             if (o.sutra_program.empty()) {
                 common::note_no_program(r);
             } else if (!mcp) {
@@ -269,6 +290,8 @@ struct Adapter {
     std::string doctor(std::string_view options) {
         return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
+            if (d.value("installed", false))
+                d["output_cap"] = cap_report(config_path(), hooks_path());
             std::string out;
             for (int i = 1; i <= 800; ++i)
                 out += "test_case_" + std::to_string(i % 9) + " ... ok\n";

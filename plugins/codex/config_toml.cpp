@@ -306,4 +306,26 @@ void check_server_edit(const std::optional<std::string>& before,
                                         "changed)");
 }
 
+void check_key_edit(const std::string& before,
+                    const std::string& after,
+                    const std::string& key,
+                    std::optional<std::int64_t> want,
+                    const std::string& path) {
+    toml::table old_doc = parse_toml(before, path);
+    toml::table new_doc;
+    try {
+        new_doc = toml::parse(after, path);
+    } catch (const toml::parse_error& e) {
+        throw std::runtime_error(path + ": sutra's edit of " + key + " would not be valid TOML (" +
+                                 std::string(e.description()) + "); nothing was changed");
+    }
+    const bool right = !want || new_doc[key].value<std::int64_t>() == want;
+    old_doc.erase(key);
+    new_doc.erase(key);
+    if (!right || old_doc != new_doc)
+        throw std::runtime_error(path + ": sutra could not edit " + key +
+                                 " without changing something else; edit it by hand (nothing "
+                                 "was changed)");
+}
+
 } // namespace sutra::plugins::codex

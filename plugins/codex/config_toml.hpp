@@ -85,4 +85,12 @@ void check_server_edit(const std::optional<std::string>& before,
                        const std::optional<TomlServer>& want,
                        const std::string& path);
 
+/// Throws, naming `path`, unless `after` is valid TOML that differs from `before` only in the
+/// top-level integer `key`, which holds `want` (nullopt: any value, or none).
+void check_key_edit(const std::string& before,
+                    const std::string& after,
+                    const std::string& key,
+                    std::optional<std::int64_t> want,
+                    const std::string& path);
+
 } // namespace sutra::plugins::codex
