@@ -119,9 +119,9 @@ std::optional<common::FilePlan> plan_mcp_install(const std::string& sutra_progra
 }
 
 // Uninstall's plan for config.toml: sutra's MCP table goes and a cap raised by
-// --raise-output-cap gets the user's own line back, in one change. Every comparison (which
-// backup is the user's file, was the file edited since) sees the file with the cap restored,
-// so a cap raised after install (or over an upgrade) does not hide sutra's entry or backups.
+// --raise-output-cap gets the user's own line back, in one change. The comparisons (which
+// backup is the user's file, was the file edited since) see the file with the cap put back, so
+// a cap raised after install (or kept over an upgrade) does not hide sutra's entry or backups.
 std::optional<common::FilePlan> plan_mcp_uninstall() {
     const std::string path = common::real_target(config_path());
     const auto current = common::read_text(path);
@@ -145,12 +145,9 @@ std::optional<common::FilePlan> plan_mcp_uninstall() {
     auto plan = common::plan_reverse(
         path, before,
         [&](const std::optional<std::string>& text) {
-            // A backup taken while the cap was raised compares as the user's own file.
-            const auto own = text ? std::optional<std::string>(without_raised_cap(*text)) : text;
-            return with_our_table(own, path, installed.command, installed.args);
+            return with_our_table(text, path, installed.command, installed.args);
         },
         stripped, [&](const std::string& text) { return holds_ours(text, path); });
-    if (plan.action == "restore" && plan.after) plan.after = without_raised_cap(*plan.after);
     plan.before = current;
     return plan;
 }
