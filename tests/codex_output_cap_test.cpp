@@ -177,9 +177,9 @@ TEST_F(CodexCapInstall, RaisedOnlyOnceTrustedAndUninstallRestoresEveryByte) {
 }
 
 // The cap is raised, then sutra is upgraded from a second prefix (the hook and the MCP table
-// change in place) and reinstalled; then `codex mcp remove sutra` and a reinstall take a backup
-// while the cap is raised. Uninstall still finds sutra's entries and backups, and config.toml
-// is the user's byte for byte.
+// change in place, the cap goes back until Codex trusts the new hook) and raised again; then `codex
+// mcp remove sutra` and a reinstall take a backup while the cap is raised. Uninstall still finds
+// sutra's entries and backups, and config.toml is the user's byte for byte.
 TEST_F(CodexCapInstall, UpgradeAndReinstallWhileRaisedThenUninstallIsByteExact) {
     const std::string trust =
         "[hooks.state.\"" + hooks + ":post_tool_use:0:0\"]\ntrusted_hash = \"sha256:0123\"\n";
@@ -196,14 +196,20 @@ TEST_F(CodexCapInstall, UpgradeAndReinstallWhileRaisedThenUninstallIsByteExact) 
         const std::string raised = test::read_file(config);
         EXPECT_NE(raised.find("\"--text-only\"]"), std::string::npos) << raised;
 
-        // The upgrade rewrites the hook: the cap is not raised again, but stays raised.
+        // The upgrade rewrites the hook, whose trust Codex asks for again: the cap goes back to
+        // the user's line in the same change, and is raised again once trusted.
         r = call(Plugin::Op::install, true, "/usr/local");
         ASSERT_TRUE(r.value("ok", false)) << r.dump();
-        EXPECT_NE(messages(r).find("output cap not raised"), std::string::npos) << messages(r);
+        EXPECT_NE(messages(r).find("put back as it was"), std::string::npos) << messages(r);
         std::string now = test::read_file(config);
-        EXPECT_TRUE(codex::read_cap(now).raised_by_sutra) << now;
+        EXPECT_FALSE(codex::read_cap(now).raised_by_sutra) << now;
+        EXPECT_NE(now.find("tool_output_token_limit = 12000 # my budget\n"), std::string::npos);
         EXPECT_NE(now.find("command = \"/usr/local/bin/sutra\""), std::string::npos) << now;
         EXPECT_EQ(now.find("/opt/sutra"), std::string::npos) << now;
+        r = call(Plugin::Op::install, true, "/usr/local"); // trusted again (the table names it)
+        ASSERT_NE(messages(r).find("raised to 65536"), std::string::npos) << messages(r);
+        now = test::read_file(config);
+        EXPECT_TRUE(codex::read_cap(now).raised_by_sutra) << now;
         r = call(Plugin::Op::install, true, "/usr/local");
         EXPECT_FALSE(r.value("changed", true)) << r.dump();
         const json d =

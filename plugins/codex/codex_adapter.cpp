@@ -229,6 +229,7 @@ struct Adapter {
             if (mcp) plans.push_back(*mcp);
             // The cap joins the same config.toml plan (or adds one): all or nothing with the rest.
             common::ojson cap_notes{{"messages", common::ojson::array()}};
+            if (hooks) plan_lowered_cap(plans, config_path(), cap_notes);
             if (o.raise_output_cap)
                 plan_raised_cap(plans, config_path(), hooks_path(), hooks.has_value(), cap_notes);
             auto r = common::apply_plans(plans, o.dry_run);

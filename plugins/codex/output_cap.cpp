@@ -192,6 +192,33 @@ void plan_raised_cap(std::vector<common::FilePlan>& plans,
         "at 10,000 tokens, about 40 KB, unless the model asks for more)");
 }
 
+void plan_lowered_cap(std::vector<common::FilePlan>& plans,
+                      const std::string& config_path,
+                      common::ojson& result) {
+    const std::string path = common::real_target(config_path);
+    common::FilePlan* existing = nullptr;
+    for (auto& p : plans)
+        if (p.path == path) existing = &p;
+    const auto before = existing ? existing->after : common::read_text(path);
+    if (!before || !read_cap(*before).raised_by_sutra) return;
+    const std::string after = without_raised_cap(*before);
+    if (after == *before) return;
+    check_key_edit(*before, after, k_key, std::nullopt, path);
+    if (existing) {
+        existing->after = after;
+    } else {
+        common::FilePlan plan{path, "modify", before, after, std::nullopt};
+        plan.backup_before = false; // the raised line held the user's own
+        plans.push_back(std::move(plan));
+    }
+    result["messages"].push_back(
+        config_path + ": " + k_key +
+        " put back as it was: Codex does not run the hook just written until you trust it, and "
+        "a raised cap would hand the model whole outputs meanwhile; open codex, run /hooks and "
+        "trust the sutra-host entry, then run `sutra install --client codex --raise-output-cap` "
+        "again");
+}
+
 bool cap_cuts(const CapState& s) {
     return !s.readable || !(s.tokens && *s.tokens >= k_raised_cap);
 }

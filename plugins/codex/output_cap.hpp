@@ -58,6 +58,13 @@ void plan_raised_cap(std::vector<common::FilePlan>& plans,
                      bool hook_changed,
                      common::ojson& result);
 
+/// For an install that (re)writes the hook, whose trust Codex then asks for again: a cap sutra
+/// raised goes back to the user's own line in the same plans (editing a config.toml plan already
+/// there, else adding one), and `result` says so.
+void plan_lowered_cap(std::vector<common::FilePlan>& plans,
+                      const std::string& config_path,
+                      common::ojson& result);
+
 /// True when Codex cuts shell output before sutra's hook sees it: the cap is unset, below
 /// k_raised_cap (what --raise-output-cap writes), or not a plain integer.
 bool cap_cuts(const CapState& s);
