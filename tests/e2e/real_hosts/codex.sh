@@ -106,11 +106,14 @@ check "sutra install --client codex" '"$SUTRA_BIN" install --client codex >"$T/i
 cat "$T/install.out"
 check "the hook is in hooks.json" 'grep -qF "\"$SUTRA_HOST_BIN --adapter codex\"" "$CODEX_HOME/hooks.json"'
 check "Codex itself reports sutra's hook trusted" '[ "$(hooks_list "$CODEX_HOME" | cut -d" " -f3)" = trusted ]'
+check "install names the uncovered cut and --raise-output-cap" 'grep -qF "codex: sutra does not see shell output beyond Codex'"'"'s output cap (tool_output_token_limit unset: 10,000 bytes): Codex cuts it before the hook runs; to cover it: sutra install --client codex --raise-output-cap" "$T/install.out"'
 check "sutra install --client codex --raise-output-cap" '"$SUTRA_BIN" install --client codex --raise-output-cap >"$T/install-cap.out"'
 cat "$T/install-cap.out"
+check "after the raise, install says sutra sees every shell output" 'grep -qF "codex: sutra sees every shell output the host shows the model" "$T/install-cap.out" && ! grep -q "does not see" "$T/install-cap.out"'
+
 check "the cap is raised to 65536 tokens" 'grep -q "^tool_output_token_limit = 65536 # sutra --raise-output-cap$" "$CODEX_HOME/config.toml"'
 "$SUTRA_BIN" doctor --client codex >"$T/doctor.out" 2>&1
-check "sutra doctor: the cap no longer cuts before sutra" 'grep -q "output cap: tool_output_token_limit = 65536" "$T/doctor.out" && ! grep -q "problem" "$T/doctor.out"'
+check "sutra doctor: the cap no longer cuts before sutra" 'grep -q "output cap: tool_output_token_limit = 65536" "$T/doctor.out" && ! grep -q "problem" "$T/doctor.out" && ! grep -q "does not see" "$T/doctor.out"' 
 cp "$CODEX_HOME/config.toml" "$T/config.installed"
 check "a second install changes nothing" '"$SUTRA_BIN" install --client codex --raise-output-cap >/dev/null && cmp -s "$T/config.installed" "$CODEX_HOME/config.toml"'
 # Codex prints a warning before the JSON when CODEX_HOME is under /tmp: keep the JSON only.
