@@ -66,8 +66,28 @@ TEST(ClaudeRoute, PlainCommandsAreRouted) {
 
 TEST(ClaudeRoute, CommandsWhoseMeaningWouldChangeAreRefused) {
     const std::vector<std::pair<const char*, const char*>> cases = {
-        {"cd build && make", "working directory"},
         {"make; cd ..", "working directory"},
+        {"make && cd ..", "working directory"},
+        {"cd build; make", "working directory"},
+        {"cd build || make", "working directory"},
+        {"cd build && make; echo done", "more than one"},
+        {"cd build && make || echo failed", "more than one"},
+        {"cd build && make\nls", "more than one"},
+        {"cd build && make & wait", "more than one"},
+        {"cd build && (make; ls) || echo x", "more than one"},
+        {"cd build && case x in x) make;; esac", "more than one"},
+        {"cd a && make && cd b", "working directory"},
+        {"cd $(mktemp -d) && make", "working directory"},
+        {"cd `pwd` && make", "working directory"},
+        {"FOO=1 cd build && make", "working directory"},
+        {"cd build 2>/dev/null && make", "working directory"},
+        {"cd build && pushd x", "working directory"},
+        {"cd build && cd ..", "working directory"},
+        {"cd build && ", "nothing to run"},
+        {"cd build && my_function", "not a program"},
+        {"cd build && sutra restore su_0 --all", "sutra itself"},
+        {"cd build && make && exit 3", "ends the shell"},
+        {"cd build && exec make", "ends the shell"},
         {"pushd /tmp", "working directory"},
         {"echo x && popd", "working directory"},
         {"if true; then cd /; fi", "working directory"},
@@ -87,9 +107,9 @@ TEST(ClaudeRoute, CommandsWhoseMeaningWouldChangeAreRefused) {
         {"   \n", "empty"},
     };
     for (const auto& [c, want] : cases) {
-        const auto why = route_refusal(c, on_path);
-        ASSERT_TRUE(why.has_value()) << c;
-        EXPECT_NE(why->find(want), std::string::npos) << c << " → " << *why;
+        const auto plan = plugins::claude::plan_route(c, on_path);
+        ASSERT_FALSE(plan.route.has_value()) << c;
+        EXPECT_NE(plan.refusal.find(want), std::string::npos) << c << " → " << plan.refusal;
     }
     EXPECT_TRUE(route_refusal(std::string("echo a\0b", 8), on_path).has_value());
     EXPECT_TRUE(route_refusal(std::string(70000, 'x'), on_path).has_value());
@@ -109,6 +129,32 @@ TEST(ClaudeRoute, WrappedCommandQuotesTheLineExactly) {
     const std::string quoted = wrapped.substr(wrapped.find(" --sh ") + 6);
     EXPECT_EQ(test::run_command("printf '%s' " + quoted), line);
     EXPECT_EQ(plugins::common::sutra_subcommand(wrapped), "exec");
+}
+
+TEST(ClaudeRoute, LeadingDirectoryChangesStayInTheHostsShell) {
+    const std::vector<std::tuple<const char*, const char*, const char*>> cases = {
+        {"cd build && make test", "cd build && ", "make test"},
+        {"cd build&&make", "cd build&&", "make"},
+        {"cd 'my dir' && cd sub && make -j2 2>&1 | tail -50", "cd 'my dir' && cd sub && ",
+         "make -j2 2>&1 | tail -50"},
+        {"cd \"$HOME/src\" && pytest -q && echo ok", "cd \"$HOME/src\" && ",
+         "pytest -q && echo ok"},
+        {"cd && ls", "cd && ", "ls"},
+        {"cd -P ../x && (cd y; make) && ls", "cd -P ../x && ", "(cd y; make) && ls"},
+        {"make test", "", "make test"},
+    };
+    for (const auto& [c, keep, run] : cases) {
+        const auto plan = plugins::claude::plan_route(c, on_path);
+        ASSERT_TRUE(plan.route.has_value()) << c << " → " << plan.refusal;
+        EXPECT_EQ(plan.route->keep, keep) << c;
+        EXPECT_EQ(plan.route->run, run) << c;
+    }
+    const plugins::claude::Wrapper w{"/opt/sutra", "/bin/bash", "", 8192};
+    const auto plan = plugins::claude::plan_route("cd sub && make test", on_path);
+    ASSERT_TRUE(plan.route.has_value());
+    EXPECT_EQ(plugins::claude::wrap_route(w, *plan.route),
+              "cd sub && /opt/sutra exec --shell /bin/bash --max-view-bytes 8192 "
+              "--no-status-line --sh 'make test'");
 }
 
 // Runs `line` through bash directly and through the wrapper, from the same folder with the same
@@ -202,6 +248,68 @@ TEST_F(RouteMeaning, LargeFailingOutputBecomesARestorableViewWithTheSameStatus) 
         << restored.size() << " bytes restored, " << direct.size() << " expected";
 }
 
+// The split form (`cd … && <sutra exec> 'rest'`) against the original, in bash, over generated
+// commands: the same exit status, the same output bytes and the same working directory after.
+TEST_F(RouteMeaning, SplitCdKeepsStatusOutputAndTheFinalDirectory) {
+    fs::create_directories(dir.path + "/work/sub/deep");
+    fs::create_directories(dir.path + "/work/with space");
+    test::write_file(dir.path + "/work/sub/notes.txt", "in sub\n");
+    const std::vector<std::string> dirs = {"sub",  "sub/deep", "'with space'", "\"with space\"",
+                                           "..",   "missing",  "-P sub",       "sub/../sub/deep",
+                                           "deep", ""};
+    // Commands that fail, read `$?` or standard input, and run subshells; bash's own error
+    // messages are left out (the child shell names itself by its path, not "bash").
+    const std::vector<std::string> pieces = {
+        "pwd",
+        "echo hi",
+        "false",
+        "sh -c 'exit 3'",
+        "cat notes.txt",
+        "ls",
+        "test -d deep",
+        "(cd .. && pwd)",
+        "echo \"status $?\"",
+        "read l && echo \"<$l>\"",
+        "(exit 5)",
+        "printf 'b\\na\\n'",
+    };
+    // What a pipe feeds: one reader, so no two writers race on the output.
+    const std::vector<std::string> sinks = {"sort", "wc -l", "tail -1", "cat"};
+    std::uint64_t seed = 0x5eed;
+    auto next = [&](std::size_t n) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<std::size_t>((seed >> 33) % n);
+    };
+    // Prints the status and the directory after the line; a newline ends any comment first.
+    auto with_epilogue = [](const std::string& line) {
+        return line + "\nst=$?; echo; echo \"[status=$st pwd=$PWD]\"";
+    };
+    int routed = 0;
+    for (int round = 0; round < 120; ++round) {
+        std::string line;
+        const std::size_t cds = 1 + next(3);
+        for (std::size_t i = 0; i < cds; ++i) line += "cd " + dirs[next(dirs.size())] + " && ";
+        const std::size_t count = 1 + next(3);
+        for (std::size_t i = 0; i < count; ++i) {
+            if (i > 0) line += " && ";
+            line += pieces[next(pieces.size())];
+            if (next(3) == 0) line += " 2>&1 | " + sinks[next(sinks.size())];
+        }
+        const auto plan = plugins::claude::plan_route(line, on_path);
+        ASSERT_TRUE(plan.route.has_value()) << line << " → " << plan.refusal;
+        ++routed;
+        const std::string split =
+            plugins::claude::wrap_route({SUTRA_BINARY, "/bin/bash", "", 8192}, *plan.route);
+        int direct_status = -1, split_status = -1;
+        const std::string direct = run(with_epilogue(line), direct_status);
+        const std::string wrapped = run(with_epilogue(split), split_status);
+        EXPECT_EQ(wrapped, direct) << line << "\nsplit: " << split;
+        EXPECT_EQ(split_status, direct_status) << line;
+        EXPECT_NE(direct.find("[status="), std::string::npos) << line;
+    }
+    EXPECT_EQ(routed, 120);
+}
+
 // The hook itself, through the dispatcher and the real module.
 class ClaudePreToolUse : public ::testing::Test {
 protected:
@@ -248,8 +356,32 @@ TEST_F(ClaudePreToolUse, AnswersWithTheWholeInputAndOnlyTheCommandChanged) {
     EXPECT_EQ(updated, input);
 }
 
+TEST_F(ClaudePreToolUse, KeepsALeadingCdOutsideTheWrapper) {
+    const std::string out = hook(pre({{"command", "cd build && make test"}}));
+    ASSERT_FALSE(out.empty());
+    const std::string cmd = json::parse(out)["hookSpecificOutput"]["updatedInput"]["command"];
+    EXPECT_EQ(cmd.rfind("cd build && " + plugins::common::shell_word(SUTRA_BINARY) + " exec ", 0),
+              0u)
+        << cmd;
+    EXPECT_TRUE(cmd.ends_with(" --sh 'make test'")) << cmd;
+}
+
+// The permission guard reads the whole command, the kept `cd` part too: a deny rule naming
+// the directory or the wrapped command still leaves it unwrapped.
+TEST_F(ClaudePreToolUse, DenyRulesSeeTheWholeCdCommand) {
+    const std::string settings = box.dir.path + "/claude/settings.json";
+    fs::create_directories(box.dir.path + "/claude");
+    for (const char* rule : {"Bash(make:*)", "Read(secret/**)", "Bash(cd secret:*)"}) {
+        test::write_file(settings, json{{"permissions", {{"deny", {rule}}}}}.dump());
+        EXPECT_EQ(hook(pre({{"command", "cd secret && make test"}})), "") << rule;
+    }
+    test::write_file(settings, json{{"permissions", {{"deny", {"Bash(rm:*)"}}}}}.dump());
+    EXPECT_NE(hook(pre({{"command", "cd secret && make test"}})), "");
+}
+
 TEST_F(ClaudePreToolUse, PassesWhatItMustNotRoute) {
-    EXPECT_EQ(hook(pre({{"command", "cd build && make"}})), "");
+    EXPECT_EQ(hook(pre({{"command", "cd build; make"}})), "");
+    EXPECT_EQ(hook(pre({{"command", "cd build && make || echo failed"}})), "");
     EXPECT_EQ(hook(pre({{"command", "make"}, {"run_in_background", true}})), "");
     EXPECT_EQ(hook(pre({{"command", "make"}, {"run_in_background", "yes"}})), "");
     EXPECT_EQ(hook(pre({{"file_path", "/etc/passwd"}}, "Read")), "");

@@ -232,7 +232,7 @@ TEST_F(HermesTest, AbsentConfigDryRunAndEditedAfterInstall) {
     r = call(Plugin::Op::uninstall);
     ASSERT_TRUE(r["ok"]) << r.dump();
     EXPECT_EQ(test::read_file(config), "model: m1\nplugins:\n  enabled:\ntheme: dark\n");
-    EXPECT_TRUE(fs::exists(config + ".sutra-backup")); // kept
+    EXPECT_FALSE(fs::exists(config + ".sutra-backup")); // uninstall leaves no backup
 }
 
 TEST_F(HermesTest, HonoursHermesHomeAndProfiles) {

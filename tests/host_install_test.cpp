@@ -142,7 +142,7 @@ TEST_F(InstallTest, EditedAfterInstallUninstallStripsOnlyOurEntry) {
     EXPECT_EQ(doc["theme"], "dark");
     EXPECT_EQ(doc["hooks"]["PostToolUse"].size(), 1u);
     EXPECT_EQ(doc["hooks"]["PostToolUse"][0]["hooks"][0]["command"], "prettier");
-    EXPECT_TRUE(fs::exists(claude_settings + ".sutra-backup")); // kept: the user may want it
+    EXPECT_FALSE(fs::exists(claude_settings + ".sutra-backup")); // uninstall leaves none
 }
 
 TEST_F(InstallTest, CodexHooksJsonRoundTrip) {

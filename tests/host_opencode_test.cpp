@@ -219,18 +219,19 @@ TEST_F(OpenCodeTest, DryRunWritesNothingAndUserFilesAreKept) {
     EXPECT_EQ(test::read_file(plugin_file), "export const Mine = async () => ({})\n");
     fs::remove(plugin_file);
 
-    // An older sutra plugin: replaced with a backup, and uninstall puts its exact bytes back.
+    // An older sutra plugin (an upgrade): replaced without a backup, since it is sutra's own,
+    // and uninstall leaves no sutra plugin at all.
     const std::string old = "// sutra-opencode-plugin v0\nconst SUTRA_HOST = \"/old/sutra-host\"\n";
     test::write_file(plugin_file, old);
     r = call(Plugin::Op::install);
     ASSERT_TRUE(r["ok"]) << r.dump();
     EXPECT_EQ(r["files"][0]["action"], "modify");
-    EXPECT_TRUE(fs::exists(plugin_file + ".sutra-backup"));
+    EXPECT_FALSE(fs::exists(plugin_file + ".sutra-backup"));
     const std::string installed = test::read_file(plugin_file);
     EXPECT_TRUE(call(Plugin::Op::uninstall, true)["changed"]);
     EXPECT_EQ(test::read_file(plugin_file), installed); // dry run
     call(Plugin::Op::uninstall);
-    EXPECT_EQ(test::read_file(plugin_file), old);
+    EXPECT_FALSE(fs::exists(plugin_file));
     EXPECT_FALSE(fs::exists(plugin_file + ".sutra-backup"));
 }
 

@@ -7,7 +7,9 @@
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/hook_settings.hpp"
+#include "plugins/common/json_text.hpp"
 #include "plugins/common/mcp_registration.hpp"
+#include "plugins/common/paths.hpp"
 #include "plugins/common/plugin_files.hpp"
 #include "plugins/common/shell_words.hpp"
 #include "plugins/hermes/config_yaml.hpp"
@@ -19,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -233,6 +236,54 @@ TEST_F(TempDir, ApplyPlansBacksUpModifiedFilesAndDryRunWritesNothing) {
     EXPECT_EQ(names(), std::vector<std::string>{"a.txt"});
 }
 
+// A write that fails half-way: the files already written get their bytes back, no backup or
+// temporary file stays, and the error names the file that failed.
+TEST_F(TempDir, ApplyPlansIsAllOrNothing) {
+    const std::string a = (dir / "a.json").string();
+    const std::string b = (dir / "b.json").string();
+    put(a, "user a");
+    fs::create_directories(dir / "c.json"); // a folder where a file should go: rename fails
+    const std::vector<common::FilePlan> plans = {
+        {a, "modify", "user a", "with sutra", std::nullopt},
+        {b, "create", std::nullopt, "new", std::nullopt},
+        {(dir / "c.json").string(), "create", std::nullopt, "x", std::nullopt}};
+    try {
+        common::apply_plans(plans, false);
+        ADD_FAILURE() << "no error";
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find((dir / "c.json").string()), std::string::npos) << what;
+        EXPECT_EQ(what.find("sutra-tmp"), std::string::npos) << what;
+    }
+    EXPECT_EQ(common::read_text(a), "user a");
+    EXPECT_EQ(common::read_text(b), std::nullopt);
+    EXPECT_EQ(names(), (std::vector<std::string>{"a.json", "c.json"}));
+}
+
+TEST_F(TempDir, ReadOnlyFilesAreRefused) {
+    const std::string a = (dir / "a.json").string();
+    put(a, "user a");
+    ASSERT_EQ(::chmod(a.c_str(), 0444), 0);
+    EXPECT_THROW(common::apply_plans({{a, "modify", "user a", "x", std::nullopt}}, false),
+                 std::runtime_error);
+    EXPECT_EQ(common::read_text(a), "user a");
+    EXPECT_EQ(names(), std::vector<std::string>{"a.json"});
+}
+
+TEST_F(TempDir, DanglingLinksAreFollowed) {
+    const std::string link = (dir / "settings.json").string();
+    fs::create_symlink("dotfiles/settings.json", link); // relative and dangling
+    EXPECT_EQ(common::real_target(link), (dir / "dotfiles/settings.json").string());
+    common::apply_plans({{link, "create", std::nullopt, "{}", std::nullopt}}, false);
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(common::read_text(link), "{}");
+    common::apply_plans({{link, "delete", "{}", std::nullopt, std::nullopt}}, false);
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_FALSE(fs::exists(dir / "dotfiles/settings.json"));
+    fs::create_symlink("loop", dir / "loop");
+    EXPECT_THROW(common::real_target((dir / "loop").string()), std::runtime_error);
+}
+
 TEST_F(TempDir, OwnedFilesRefuseTheUsersOwn) {
     const std::string f = (dir / "sutra.js").string();
     EXPECT_EQ(common::plan_owned_install(f, "// MARK v1", "MARK")->action, "create");
@@ -240,10 +291,17 @@ TEST_F(TempDir, OwnedFilesRefuseTheUsersOwn) {
     EXPECT_EQ(common::plan_owned_install(f, "// MARK v1", "MARK"), std::nullopt);
     EXPECT_EQ(common::plan_owned_install(f, "// MARK v2", "MARK")->action, "modify");
     EXPECT_EQ(common::plan_owned_uninstall(f, "MARK")->action, "delete");
-    put(f + ".sutra-backup", "// MARK v0");
-    const auto back = common::plan_owned_uninstall(f, "MARK");
+    EXPECT_FALSE(common::plan_owned_install(f, "// MARK v2", "MARK")->backup_before)
+        << "an upgrade keeps no copy of sutra's own older file";
+    put(f + ".sutra-backup", "// MARK v0"); // sutra's own older file: never put back
+    auto back = common::plan_owned_uninstall(f, "MARK");
+    EXPECT_EQ(back->action, "delete");
+    EXPECT_EQ(back->remove_after, std::vector<std::string>{f + ".sutra-backup"});
+    put(f + ".sutra-backup-2", "the user's, from an older install");
+    back = common::plan_owned_uninstall(f, "MARK");
     EXPECT_EQ(back->action, "restore");
-    EXPECT_EQ(back->after, "// MARK v0");
+    EXPECT_EQ(back->after, "the user's, from an older install");
+    EXPECT_EQ(back->remove_after, std::vector<std::string>{f + ".sutra-backup"});
     put(f, "the user's");
     EXPECT_THROW(common::plan_owned_install(f, "// MARK v1", "MARK"), std::runtime_error);
     EXPECT_EQ(common::plan_owned_uninstall(f, "MARK"), std::nullopt);
@@ -285,6 +343,136 @@ TEST_F(TempDir, HookInstallThenUninstallGivesBackTheExactBytes) {
     EXPECT_TRUE(common::uninstall_hook(f, spec, false)["changed"]);
     EXPECT_EQ(common::read_text(f), original);
     EXPECT_TRUE(common::backups(f).empty());
+}
+
+// ---- JSON and JSONC text edits
+
+TEST(JsonText, SetAndRemoveChangeOnlyThatMember) {
+    const common::ojson entry = {{"command", "s"}, {"args", {"mcp"}}};
+    const std::vector<std::string> texts = {
+        "",
+        "{}",
+        "{\n  \"a\": 1\n}\n",
+        "{\n    \"mcpServers\": {\n        \"mine\": {\"command\": \"m\"}\n    }\n}",
+        "{\"mcpServers\":{}}\n",
+        "{\"a\": 1, \"mcpServers\": {\"x\": 2}}",
+        "{\n  // c1\n  \"a\": [1,], /* c2 */\n  \"mcpServers\": {\n    \"x\": 2, // c3\n  },\n}\n",
+        "{\n  \"mcpServers\": {\n    \"x\": 2 // last\n  }\n}\n",
+    };
+    for (const std::string& text : texts) {
+        SCOPED_TRACE(text);
+        const bool jsonc = text.find("//") != std::string::npos;
+        const auto before =
+            text.empty() ? common::ojson::object() : *common::parse_json_text(text, jsonc);
+        const std::string with = common::json_text_set(text, "mcpServers", "sutra", entry);
+        const auto doc = common::parse_json_text(with, jsonc);
+        ASSERT_TRUE(doc.has_value()) << with;
+        common::ojson expected = before;
+        expected["mcpServers"]["sutra"] = entry;
+        EXPECT_EQ(*doc, expected) << with;
+        for (const char* comment : {"// c1", "/* c2 */", "// c3", "// last"})
+            if (text.find(comment) != std::string::npos) {
+                EXPECT_NE(with.find(comment), std::string::npos) << with;
+            }
+        // Replacing in place changes nothing else; removing gives back the same document.
+        const common::ojson other = {{"command", "t"}};
+        const auto replaced = common::parse_json_text(
+            common::json_text_set(with, "mcpServers", "sutra", other), jsonc);
+        ASSERT_TRUE(replaced.has_value());
+        EXPECT_EQ((*replaced)["mcpServers"]["sutra"], other);
+        const std::string without = common::json_text_remove(with, "mcpServers", "sutra");
+        const auto back = common::parse_json_text(without, jsonc);
+        ASSERT_TRUE(back.has_value()) << without;
+        common::ojson stripped = expected;
+        stripped["mcpServers"].erase("sutra");
+        if (stripped["mcpServers"].empty()) stripped.erase("mcpServers");
+        EXPECT_EQ(*back, stripped) << without;
+    }
+    EXPECT_THROW(common::json_text_set("[1]", "s", "n", 1), std::runtime_error);
+    EXPECT_THROW(common::json_text_set("{\"s\": 1}", "s", "n", 1), std::runtime_error);
+    EXPECT_FALSE(common::parse_json_text("{\"a\": 1,}", false).has_value());
+    EXPECT_TRUE(common::parse_json_text("{\"a\": \"//,}\", /* x */ \"b\": [1,],}", true));
+    EXPECT_EQ((*common::parse_json_text("{\"a\": \"//,}\"}", true))["a"], "//,}");
+}
+
+// The same over random documents in every layout: compact, indented by spaces or tabs, with
+// comments after commas and trailing commas (JSONC). Every comment survives both edits.
+TEST(JsonText, RandomDocumentsInEveryLayout) {
+    std::mt19937 rng(7);
+    const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    std::function<common::ojson(int)> value = [&](int depth) -> common::ojson {
+        switch (depth > 2 ? pick(3) : pick(5)) {
+        case 0:
+            return pick(1000);
+        case 1:
+            return "s,}/" + std::to_string(pick(9));
+        case 2:
+            return nullptr;
+        case 3: {
+            common::ojson a = common::ojson::array();
+            for (int i = pick(3); i > 0; --i) a.push_back(value(depth + 1));
+            return a;
+        }
+        default: {
+            common::ojson o = common::ojson::object();
+            for (int i = pick(4); i > 0; --i) o["k" + std::to_string(pick(20))] = value(depth + 1);
+            return o;
+        }
+        }
+    };
+    for (int round = 0; round < 300; ++round) {
+        common::ojson doc = common::ojson::object();
+        for (int i = pick(5); i > 0; --i) doc["k" + std::to_string(pick(20))] = value(1);
+        if (pick(2) == 0) {
+            doc["mcpServers"] = common::ojson::object();
+            for (int i = pick(3); i > 0; --i) doc["mcpServers"]["s" + std::to_string(i)] = value(2);
+            if (pick(2) == 0) doc["mcpServers"]["sutra"] = {{"command", "old"}};
+        }
+        const int layout = pick(4);
+        std::string text = layout == 0   ? doc.dump()
+                           : layout == 1 ? doc.dump(2)
+                           : layout == 2 ? doc.dump(4)
+                                         : doc.dump(1, '\t');
+        const bool jsonc = pick(2) == 0;
+        std::size_t comments = 0;
+        if (jsonc) { // a comment after every comma that ends a line, and a trailing comma
+            std::string with;
+            for (std::size_t i = 0; i < text.size(); ++i) {
+                with += text[i];
+                if (text[i] == ',' && i + 1 < text.size() && text[i + 1] == '\n') {
+                    with += " // c" + std::to_string(comments++);
+                }
+            }
+            text = with;
+            const auto close = text.rfind('}');
+            if (text.find('\n') != std::string::npos && !doc.empty()) {
+                const auto last = text.find_last_not_of(" \t\n", close - 1);
+                if (text[last] != '{') text.insert(last + 1, ",");
+            }
+        }
+        SCOPED_TRACE(text);
+        const auto parsed = common::parse_json_text(text, jsonc);
+        ASSERT_TRUE(parsed.has_value());
+        ASSERT_EQ(*parsed, doc);
+        const common::ojson entry = {{"command", "/x/sutra"}, {"args", {"mcp", "--restore-tool"}}};
+        const std::string with = common::json_text_set(text, "mcpServers", "sutra", entry);
+        common::ojson expected = doc;
+        expected["mcpServers"]["sutra"] = entry;
+        const auto reread = common::parse_json_text(with, jsonc);
+        ASSERT_TRUE(reread.has_value()) << with;
+        EXPECT_EQ(*reread, expected) << with;
+        const std::string without = common::json_text_remove(with, "mcpServers", "sutra");
+        common::ojson stripped = expected;
+        stripped["mcpServers"].erase("sutra");
+        if (stripped["mcpServers"].empty()) stripped.erase("mcpServers");
+        const auto back = common::parse_json_text(without, jsonc);
+        ASSERT_TRUE(back.has_value()) << without;
+        EXPECT_EQ(*back, stripped) << without;
+        for (std::size_t c = 0; c < comments; ++c) {
+            const std::string comment = "// c" + std::to_string(c) + "\n";
+            EXPECT_NE(with.find(comment), std::string::npos) << comment << with;
+        }
+    }
 }
 
 TEST(HookSettings, ParseSettingsAndOurCommand) {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -41,7 +42,8 @@ struct Selection {
     std::string client;
     std::string profile; // a host profile (Hermes), passed to the modules as "profile"
     bool dry_run = false;
-    bool wrap_bash = false; // Claude Code's opt-in PreToolUse route (install only)
+    bool wrap_bash = false;        // Claude Code's opt-in PreToolUse route (install only)
+    bool raise_output_cap = false; // Codex's tool_output_token_limit (install only)
     // MCP tools beyond restore, compress and stats (install only): "files" and "exec" each
     // reach past the host's own permission rules, so each is the user's explicit choice.
     std::vector<std::string> mcp_tools;
@@ -59,6 +61,8 @@ Selection parse_args(const Args& args, bool allow_dry_run, bool allow_wrap = fal
             s.dry_run = true;
         } else if (args[i] == "--wrap-bash" && allow_wrap) {
             s.wrap_bash = true;
+        } else if (args[i] == "--raise-output-cap" && allow_wrap) {
+            s.raise_output_cap = true;
         } else if (args[i] == "--mcp-files" && allow_wrap) {
             s.mcp_tools.push_back("files");
         } else if (args[i] == "--mcp-exec" && allow_wrap) {
@@ -150,6 +154,20 @@ bool report(const std::string& client, const json& r, bool dry_run) {
     return true;
 }
 
+// What the host shows the model that sutra does not see, and the command that covers it, as
+// the adapter's detect reports it ("uncovered": [{"what","command"}]).
+void print_coverage(const std::string& client, const json& d, const std::string& indent) {
+    const auto u = d.find("uncovered");
+    if (u == d.end() || !u->is_array()) return;
+    if (u->empty())
+        fmt::print("{}{}: sutra sees every shell output the host shows the model\n", indent,
+                   client);
+    for (const auto& item : *u)
+        if (item.is_object())
+            fmt::print("{}{}: sutra does not see {}; to cover it: {}\n", indent, client,
+                       item.value("what", std::string()), item.value("command", std::string()));
+}
+
 json call_json(const Plugin& plugin, Plugin::Op op, const json& options) {
     const auto text = plugin.call(op, options.dump());
     if (!text) return json{{"ok", false}, {"error", "the adapter module failed"}};
@@ -175,6 +193,7 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
     json options = {
         {"host_program", program}, {"sutra_program", sutra_program()}, {"dry_run", s.dry_run}};
     if (s.wrap_bash) options["wrap_bash"] = true;
+    if (s.raise_output_cap) options["raise_output_cap"] = true;
     if (!s.mcp_tools.empty()) options["mcp_tools"] = s.mcp_tools;
     if (!s.profile.empty()) options["profile"] = s.profile;
     int failures = 0;
@@ -188,16 +207,26 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
             continue;
         }
         if (s.client.empty()) {
-            // Without --client: only hosts that are present (install) or hold our hook (uninstall).
+            // Without --client: only hosts that are present (install) or hold any entry of
+            // ours, the hook or the MCP server (uninstall).
             const json d = call_json(**plugin, Plugin::Op::detect, options);
-            const bool wanted =
-                op == Plugin::Op::install ? d.value("found", false) : d.value("installed", false);
+            if (!d.value("ok", true)) {
+                print_error(e.name + ": " + d.value("error", std::string("detect failed")));
+                ++failures;
+                continue;
+            }
+            const bool wanted = op == Plugin::Op::install
+                                    ? d.value("found", false)
+                                    : d.value("installed", false) ||
+                                          d.value("mcp", json::object()).value("registered", false);
             if (!wanted) continue;
         }
         any = true;
         if (!report(e.name, call_json(**plugin, op, options), s.dry_run)) {
             ++failures;
         } else if (op == Plugin::Op::install) {
+            if (!s.dry_run)
+                print_coverage(e.name, call_json(**plugin, Plugin::Op::detect, options), "");
             for (const auto& t : s.mcp_tools)
                 fmt::print("{}: {}\n", e.name,
                            t == "files" ? "MCP tools sutra_outline, sutra_symbol and sutra_read "
@@ -238,6 +267,64 @@ std::string run_sample(const std::string& command, const std::string& payload, i
     std::error_code ec;
     fs::remove_all(dir, ec);
     return out;
+}
+
+// A PreToolUse answer rewrites the sample command: run the rewritten one, as the host would,
+// and say how big a view of its output the model gets.
+void run_rewritten(const std::string& label,
+                   const std::string& answer,
+                   std::size_t sample_bytes,
+                   int& problems) {
+    const json a = json::parse(answer, nullptr, false);
+    const json input =
+        a.is_object()
+            ? a.value("hookSpecificOutput", json::object()).value("updatedInput", json::object())
+            : json::object();
+    if (!input.is_object() || !input.contains("command") || !input["command"].is_string()) return;
+    char dir_template[] = "/tmp/sutra-doctor-XXXXXX";
+    const char* dir = ::mkdtemp(dir_template);
+    if (dir == nullptr) return;
+    const std::string line = "cd '" + std::string(dir) + "' && SUTRA_HOME='" + dir +
+                             "/store' SUTRA_STATS=0 " + input["command"].get<std::string>() +
+                             " 2>&1";
+    std::string out;
+    int status = -1;
+    if (FILE* p = ::popen(line.c_str(), "r")) {
+        char buf[4096];
+        std::size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+        status = ::pclose(p);
+    }
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    if (out.find("sutra") == std::string::npos) {
+        ++problems;
+        fmt::print("  problem: the rewritten command gave no sutra view (status {})\n", status);
+        return;
+    }
+    fmt::print("  {}: a failing sample of about {} bytes reaches the model as a view of {} bytes "
+               "(exit status {})\n",
+               label, sample_bytes, out.size(), WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+// The text the model reads in a hook's answer: its longest string (the view, in every host's
+// answer shape).
+std::string longest_string(const json& j) {
+    if (j.is_string()) return j.get<std::string>();
+    std::string best;
+    if (j.is_object() || j.is_array())
+        for (const auto& v : j) {
+            std::string s = longest_string(v);
+            if (s.size() > best.size()) best = std::move(s);
+        }
+    return best;
+}
+
+void print_view_size(const std::string& route, std::size_t in, const std::string& answer) {
+    const json a = json::parse(answer, nullptr, false);
+    const std::size_t view = a.is_discarded() ? answer.size() : longest_string(a).size();
+    fmt::print("  {}: a sample of {} bytes reaches the model as a view of {} bytes ({}%)\n", route,
+               in, view, in == 0 ? 100 : view * 100 / in);
 }
 
 } // namespace
@@ -292,6 +379,10 @@ int cmd_doctor(const Args& args) {
     const auto locations = default_locations();
     fmt::print("sutra-host: {}\n", host_program().empty() ? "NOT FOUND" : host_program());
     PluginRegistry registry(locations);
+    if (!s.client.empty() && registry.find(s.client) == nullptr) {
+        print_error("no adapter named '" + s.client + "' (see sutra-host --list)");
+        return 2;
+    }
     int problems = static_cast<int>(registry.problems().size());
     for (const auto& p : registry.problems()) fmt::print("problem: {}\n", p);
     for (const auto& e : registry.entries()) {
@@ -304,6 +395,11 @@ int cmd_doctor(const Args& args) {
         }
         const json d = call_json(**plugin, Plugin::Op::doctor,
                                  s.profile.empty() ? json::object() : json{{"profile", s.profile}});
+        if (!d.value("ok", true)) {
+            ++problems;
+            fmt::print("{}: problem: {}\n", e.name, d.value("error", std::string("doctor failed")));
+            continue;
+        }
         if (!d.value("installed", false)) {
             fmt::print("{}: module ok ({}), hook not installed in {}\n", e.name, e.module,
                        d.value("path", std::string()));
@@ -325,6 +421,14 @@ int cmd_doctor(const Args& args) {
             ++problems;
             fmt::print("  problem: the host disables all hooks (disableAllHooks)\n");
         }
+        print_coverage(e.name, d, "  ");
+        // What the host cuts before the hook sees it (Codex's output cap).
+        if (const auto c = d.find("output_cap"); c != d.end() && c->is_object()) {
+            const bool problem = c->value("problem", false);
+            problems += problem ? 1 : 0;
+            fmt::print("  {}: {}\n", problem ? "problem" : "output cap",
+                       c->value("note", std::string()));
+        }
         int status = 0;
         const std::string payload = d.value("sample_payload", json::object()).dump();
         const std::string out = run_sample(command, payload, status);
@@ -337,6 +441,8 @@ int cmd_doctor(const Args& args) {
             fmt::print(
                 "  problem: no replacement for the sample (run with SUTRA_DEBUG=1 to see why)\n");
         } else {
+            print_view_size(d.value("route", std::string("hook")), d.value("sample_bytes", 0u),
+                            out);
             fmt::print("  sample of {} bytes -> replacement the host gets ({} bytes):\n{}\n",
                        payload.size(), out.size(), out);
         }
@@ -356,6 +462,7 @@ int cmd_doctor(const Args& args) {
                                status);
                 } else {
                     fmt::print("  its sample -> the host gets:\n{}\n", answer);
+                    run_rewritten(label, answer, m.value("sample_bytes", 0u), problems);
                 }
             }
         }

@@ -57,6 +57,7 @@ struct Token {
     Kind kind = Kind::word;
     std::string text;    ///< the word as written (quotes kept)
     bool literal = true; ///< no quoting, expansion or substitution in it
+    std::size_t end = 0; ///< the offset just past the token in the command
 };
 
 class Lexer {
@@ -75,17 +76,19 @@ public:
                 while (i_ < s_.size() && s_[i_] != '\n') ++i_;
             } else if (c == '\n') {
                 ++i_;
-                out.push_back({Token::Kind::separator, "\n", true});
+                out.push_back({Token::Kind::separator, "\n", true, i_});
                 if (auto e = skip_heredoc_bodies()) return e;
             } else if (auto op = operator_at()) {
                 if (op->kind == Token::Kind::heredoc) {
                     auto e = heredoc_delimiter();
                     if (e) return e;
                 }
+                op->end = i_;
                 out.push_back(*op);
             } else {
                 Token w;
                 if (auto e = word(w)) return e;
+                w.end = i_;
                 out.push_back(std::move(w));
             }
         }
@@ -97,7 +100,7 @@ private:
     std::optional<Token> operator_at() {
         const std::string_view rest = s_.substr(i_);
         auto take = [&](std::size_t n, Token::Kind k) {
-            Token t{k, std::string(rest.substr(0, n)), true};
+            Token t{k, std::string(rest.substr(0, n)), true, 0};
             i_ += n;
             return t;
         };
@@ -263,14 +266,110 @@ private:
     std::vector<std::string> pending_;
 };
 
-} // namespace
-
-std::optional<std::string> route_refusal(std::string_view command, const ProgramLookup& on_path) {
+std::optional<std::string> read_tokens(std::string_view command, std::vector<Token>& tokens) {
     if (command.find_first_not_of(" \t\n") == std::string_view::npos) return "an empty command";
     if (command.size() > 64 * 1024) return "a command over 64 KiB";
     if (command.find('\0') != std::string_view::npos) return "a NUL byte in the command";
-    std::vector<Token> tokens;
     if (auto e = Lexer(command).run(tokens)) return "cannot read the command: " + *e;
+    return std::nullopt;
+}
+
+// A word `cd` may take in the kept part: any word but one that runs a command substitution,
+// which would run in the host's shell before the rest (it would anyway, but the rule keeps the
+// kept part to plain directory changes a reader can check at a glance).
+bool plain_cd_word(const Token& t) {
+    return t.kind == Token::Kind::word && t.text.find('`') == std::string::npos &&
+           t.text.find("$(") == std::string::npos && t.text.find("<(") == std::string::npos &&
+           t.text.find(">(") == std::string::npos;
+}
+
+// The offset where the leading `cd WORDS &&` segments end (0: none). Each segment is the literal
+// word `cd`, plain words, then `&&`; anything else (an assignment, a redirection, `;`, `||`)
+// ends the kept part there.
+std::size_t leading_cds(const std::vector<Token>& tokens) {
+    std::size_t kept = 0, i = 0;
+    while (i < tokens.size() && tokens[i].kind == Token::Kind::word && tokens[i].literal &&
+           tokens[i].text == "cd") {
+        std::size_t j = i + 1;
+        while (j < tokens.size() && plain_cd_word(tokens[j])) ++j;
+        if (j >= tokens.size() || tokens[j].kind != Token::Kind::separator ||
+            tokens[j].text != "&&")
+            break;
+        kept = tokens[j].end;
+        i = j + 1;
+    }
+    return kept;
+}
+
+std::optional<std::string>
+refusal(std::string_view command, const ProgramLookup& on_path, bool after_cd);
+
+} // namespace
+
+RoutePlan plan_route(std::string_view command, const ProgramLookup& on_path) {
+    RoutePlan plan;
+    std::vector<Token> tokens;
+    if (auto e = read_tokens(command, tokens)) {
+        plan.refusal = *e;
+        return plan;
+    }
+    const std::size_t kept = leading_cds(tokens);
+    if (kept == 0) {
+        if (auto why = route_refusal(command, on_path))
+            plan.refusal = *why;
+        else
+            plan.route = Route{std::string(), std::string(command)};
+        return plan;
+    }
+    // `cd A && X` runs X only when the cd succeeded, and so does `cd A && sutra exec 'X'` as long
+    // as X is one list of `&&`: with `;`, `||`, a newline or `&` in it, part of X would run (or
+    // not) by the status of the cd in the original but not in the split (`cd A && x || y`).
+    // Inside a `( … )` subshell any list is one element of the rest; a `)` without its `(`
+    // (a case pattern) leaves the depth unknown, and is refused.
+    int depth = 0;
+    for (const Token& t : tokens) {
+        if (t.end <= kept) continue;
+        if (t.kind == Token::Kind::open) ++depth;
+        if (t.kind == Token::Kind::close && --depth < 0) {
+            plan.refusal = "it changes the working directory (cd) and then runs more than one "
+                           "list (a case pattern), which a split could not keep";
+            return plan;
+        }
+        if (t.kind == Token::Kind::background ||
+            (depth == 0 && t.kind == Token::Kind::separator && t.text != "&&" && t.text != "|" &&
+             t.text != "|&")) {
+            plan.refusal = "it changes the working directory (cd) and then runs more than one "
+                           "&&-joined list ('" +
+                           (t.text == "\n" ? std::string("a newline") : t.text) +
+                           "'), which a split could not keep";
+            return plan;
+        }
+    }
+    std::size_t start = kept; // the blanks after `&&` stay with the kept part
+    while (start < command.size() && (command[start] == ' ' || command[start] == '\t')) ++start;
+    const std::string_view rest = command.substr(start);
+    if (rest.find_first_not_of(" \t\n") == std::string_view::npos) {
+        plan.refusal = "only directory changes, nothing to run";
+        return plan;
+    }
+    if (auto why = refusal(rest, on_path, true)) {
+        plan.refusal = *why;
+        return plan;
+    }
+    plan.route = Route{std::string(command.substr(0, start)), std::string(rest)};
+    return plan;
+}
+
+std::optional<std::string> route_refusal(std::string_view command, const ProgramLookup& on_path) {
+    return refusal(command, on_path, false);
+}
+
+namespace {
+
+std::optional<std::string>
+refusal(std::string_view command, const ProgramLookup& on_path, bool after_cd) {
+    std::vector<Token> tokens;
+    if (auto e = read_tokens(command, tokens)) return *e;
 
     bool at_command = true; // the next word names a command
     bool after_redirect = false;
@@ -340,11 +439,18 @@ std::optional<std::string> route_refusal(std::string_view command, const Program
             if (subshells > 0) continue;
             return "it changes the working directory (" + w + "), which must persist";
         }
+        // After a kept `cd`, a shell that ends early (exit, exec) would in the original never
+        // reach the host's record of the directory; in the child it would.
+        if (after_cd && subshells == 0 &&
+            (w == "exit" || w == "exec" || w == "return" || w == "logout"))
+            return "it ends the shell (" + w + ") after a cd, which a split could not keep";
         if (among(k_builtins, w) || w.find('/') != std::string::npos) continue;
         if (!on_path(w)) return "'" + w + "' is not a program on PATH (a function or alias?)";
     }
     return std::nullopt;
 }
+
+} // namespace
 
 std::string wrap_command(const Wrapper& w, std::string_view command) {
     std::string out = common::shell_word(w.sutra) + " exec --shell " + common::shell_word(w.shell) +
@@ -354,6 +460,10 @@ std::string wrap_command(const Wrapper& w, std::string_view command) {
     std::string quoted = "'";
     for (char c : command) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return out + " --sh " + quoted + "'";
+}
+
+std::string wrap_route(const Wrapper& w, const Route& route) {
+    return route.keep + wrap_command(w, route.run);
 }
 
 bool program_on_path(std::string_view name, std::string_view path_variable) {

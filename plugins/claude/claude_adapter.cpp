@@ -66,6 +66,19 @@ std::string entry_command(const common::ojson& e) {
     return e.is_object() ? e.value("command", std::string()) : std::string();
 }
 
+std::vector<std::string> entry_args(const common::ojson& e) {
+    std::vector<std::string> out;
+    if (const auto args = e.find("args"); e.is_object() && args != e.end() && args->is_array())
+        for (const auto& a : *args)
+            if (a.is_string()) out.push_back(a.get<std::string>());
+    return out;
+}
+
+// Only the entry install wrote is ever replaced or removed (mcp_registration.hpp).
+bool is_our_entry(const common::ojson& e) {
+    return common::is_our_server(entry_command(e), entry_args(e));
+}
+
 // Our server's entry when it is registered and not disabled for the project at `cwd`.
 std::optional<common::ojson> registered_mcp(const std::string& cwd) {
     const std::string path = mcp_config_path();
@@ -197,7 +210,8 @@ std::string command_shell() {
 }
 
 // PreToolUse (installed only with --wrap-bash): a Bash command whose meaning survives a child
-// shell runs under `sutra exec`, so its output is compressed even when it fails. The answer
+// shell runs under `sutra exec` (leading `cd DIR &&` segments stay in the host's shell, so the
+// directory change persists), so its output is compressed even when it fails. The answer
 // carries the whole tool_input with only `command` changed, and no permission decision. The host
 // then applies its rules to the wrapped text, so a command any deny or ask rule could match is
 // never wrapped (plugins/claude/permission_guard.hpp).
@@ -216,12 +230,13 @@ std::string decode_pre_tool_use(const json& p) {
     if (shell.empty()) return common::pass("no bash or zsh");
     const char* path = std::getenv("PATH");
     const std::string command = cmd->get<std::string>();
-    if (auto why = route_refusal(command, [&](std::string_view name) {
-            return program_on_path(name, path != nullptr ? path : "");
-        }))
-        return common::pass("not routed: " + *why);
+    const RoutePlan plan = plan_route(command, [&](std::string_view name) {
+        return program_on_path(name, path != nullptr ? path : "");
+    });
+    if (!plan.route) return common::pass("not routed: " + plan.refusal);
     // The host matches its deny and ask rules against the wrapped text: a command that one of
-    // them could match stays as written, so the host judges it as it would without sutra.
+    // them could match stays as written, so the host judges it as it would without sutra. The
+    // guard reads the whole command, the kept `cd` part included.
     const std::string cwd = p.value("cwd", std::string());
     RuleScopes scopes;
     scopes.config_dir = config_dir();
@@ -233,7 +248,7 @@ std::string decode_pre_tool_use(const json& p) {
     Wrapper w{program, shell, std::string(), 8192};
     if (restore_route(p).value("kind", std::string()) == "mcp") w.mcp_tool = k_restore_tool;
     json updated = *input;
-    updated["command"] = wrap_command(w, command);
+    updated["command"] = wrap_route(w, *plan.route);
     const json answer = {
         {"hookSpecificOutput", {{"hookEventName", "PreToolUse"}, {"updatedInput", updated}}}};
     return json{{"action", "respond"},
@@ -382,49 +397,59 @@ struct Adapter {
     std::string install(std::string_view options) {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
-            // Plan the MCP entry first: a refusal there writes nothing at all.
+            // Plan every file first: a refusal anywhere writes nothing, and apply_plans puts
+            // back what it wrote when a later write fails.
+            std::vector<common::HookSpec> specs{hook_spec(o.host_program)};
+            if (o.wrap_bash) specs.push_back(pre_hook_spec(o.host_program, o.sutra_program));
+            std::vector<common::FilePlan> plans;
+            const auto hooks = common::plan_hooks_install(settings_path(), specs);
+            if (hooks) plans.push_back(*hooks);
             std::optional<common::FilePlan> mcp;
             if (!o.sutra_program.empty()) {
                 mcp = common::plan_json_install(mcp_config_path(), "mcpServers",
                                                 mcp_entry(o.sutra_program, o.mcp_tools),
-                                                entry_command);
-                if (mcp) mcp->create_mode = 0600; // the host keeps account data in this file
+                                                is_our_entry);
+                if (mcp) {
+                    mcp->create_mode = 0600; // the host keeps account data in this file
+                    plans.push_back(*mcp);
+                }
             }
-            std::vector<common::HookSpec> specs{hook_spec(o.host_program)};
-            if (o.wrap_bash) specs.push_back(pre_hook_spec(o.host_program, o.sutra_program));
-            auto r = common::install_hooks(settings_path(), specs, o.dry_run);
-            if (!r.value("ok", false)) return r;
+            auto r = common::apply_plans(plans, o.dry_run);
+            if (!hooks) r["messages"].push_back(settings_path() + ": already installed");
             if (o.wrap_bash)
                 r["messages"].push_back(
                     settings_path() +
                     ": Bash commands are routed through `sutra exec` (PreToolUse), so failing "
                     "commands are compressed too; permission rules now see the wrapped command");
-            if (o.sutra_program.empty()) {
+            if (o.sutra_program.empty())
                 common::note_no_program(r);
-            } else if (mcp) {
-                common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
-            } else {
+            else if (!mcp)
                 r["messages"].push_back(mcp_config_path() + ": MCP server already registered");
-            }
             return r;
         });
     }
     std::string uninstall(std::string_view options) {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
-            const auto mcp = common::plan_json_uninstall(mcp_config_path(), "mcpServers");
-            auto r = common::uninstall_hooks(
+            std::vector<common::FilePlan> plans;
+            const auto hooks = common::plan_hooks_uninstall(
                 settings_path(),
-                {hook_spec(o.host_program), pre_hook_spec(o.host_program, o.sutra_program)},
-                o.dry_run);
-            if (!r.value("ok", false)) return r;
-            if (mcp) {
-                if (mcp->action == "modify")
-                    r["messages"].push_back(mcp_config_path() +
-                                            ": changed since install (Claude Code rewrites it); "
-                                            "removed only mcpServers.sutra");
-                common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
-            }
+                {hook_spec(o.host_program), pre_hook_spec(o.host_program, o.sutra_program)});
+            if (hooks) plans.push_back(*hooks);
+            const auto mcp =
+                common::plan_json_uninstall(mcp_config_path(), "mcpServers", is_our_entry);
+            if (mcp) plans.push_back(*mcp);
+            auto r = common::apply_plans(plans, o.dry_run);
+            if (!hooks)
+                r["messages"].push_back(settings_path() + ": no sutra hook, nothing to remove");
+            else if (hooks->action == "modify")
+                r["messages"].push_back(settings_path() +
+                                        ": edited since install; removed sutra's entry and "
+                                        "re-wrote the rest (JSON formatting normalized)");
+            if (mcp && mcp->action == "modify")
+                r["messages"].push_back(mcp_config_path() +
+                                        ": changed since install (Claude Code rewrites it); "
+                                        "removed only mcpServers.sutra");
             return r;
         });
     }
@@ -435,11 +460,21 @@ struct Adapter {
             const auto doc = common::parse_settings(text, path);
             const auto cmd = common::our_command(doc, hook_spec(""));
             const auto mcp = registered_mcp("");
+            const bool wrap = common::our_command(doc, pre_hook_spec("", "")).has_value();
+            // Claude Code fires only PostToolUseFailure for a failing command, whose output no
+            // hook can replace: only the PreToolUse route (--wrap-bash) sees it.
+            common::ojson uncovered = common::ojson::array();
+            if (!wrap)
+                uncovered.push_back(
+                    {{"what", "the output of failing Bash commands (Claude Code sends them to "
+                              "PostToolUseFailure, whose output a hook cannot replace)"},
+                     {"command", "sutra install --client claude --wrap-bash"}});
             return common::ojson{
                 {"client", "claude"},
                 {"found", std::filesystem::is_directory(config_dir())},
                 {"installed", cmd.has_value()},
-                {"wrap_bash", common::our_command(doc, pre_hook_spec("", "")).has_value()},
+                {"wrap_bash", wrap},
+                {"uncovered", uncovered},
                 {"path", path},
                 {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
                 {"disabled", doc.value("disableAllHooks", false)},
@@ -453,6 +488,8 @@ struct Adapter {
             for (int i = 1; i <= 400; ++i)
                 out += "[INFO] compiling module_" + std::to_string(i % 7) + ".cpp ... ok\n";
             out += "error: sample failure line that must stay visible\n";
+            d["route"] = "PostToolUse hook";
+            d["sample_bytes"] = out.size();
             d["sample_payload"] = common::ojson{
                 {"session_id", "sutra-doctor"},
                 {"cwd", "/tmp"},
@@ -463,16 +500,23 @@ struct Adapter {
                 {"tool_use_id", "toolu_doctor"}};
             const std::string path = settings_path();
             const auto doc = common::parse_settings(common::read_text(path), path);
+            // A harmless failing command for the Bash route: 2,000 similar lines, then an error.
+            std::size_t seq_bytes = 0;
+            for (int i = 1; i <= 2000; ++i)
+                seq_bytes += ("test_case_" + std::to_string(i) + " ... ok\n").size();
             if (const auto pre = common::our_command(doc, pre_hook_spec("", "")))
                 d["more_samples"] = common::ojson::array(
                     {common::ojson{{"label", "PreToolUse route for Bash"},
                                    {"command", *pre},
+                                   {"sample_bytes", seq_bytes},
                                    {"payload",
                                     {{"session_id", "sutra-doctor"},
                                      {"cwd", "/tmp"},
                                      {"hook_event_name", "PreToolUse"},
                                      {"tool_name", "Bash"},
-                                     {"tool_input", {{"command", "make -j2 && ctest"}}},
+                                     {"tool_input",
+                                      {{"command", "seq -f 'test_case_%g ... ok' 1 2000 && ls "
+                                                   "/nonexistent-sutra-doctor-sample"}}},
                                      {"tool_use_id", "toolu_doctor_pre"}}}}});
             return d;
         });

@@ -9,6 +9,7 @@
 #include "core/json_nesting.hpp"
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/codex/config_toml.hpp"
+#include "plugins/codex/output_cap.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/hook_settings.hpp"
@@ -43,17 +44,21 @@ constexpr const char* k_restore_tool = "mcp__sutra__sutra_restore";
 
 // The command line of our registered, enabled server; nullopt when there is none.
 std::optional<std::string> registered_mcp() {
-    const auto text = common::read_text(common::real_target(config_path()));
-    if (!text || text->find("mcp_servers") == std::string::npos) return std::nullopt;
-    const auto at = find_server_table(*text);
-    if (!at) return std::nullopt;
-    const std::string table = text->substr(at->begin, at->end - at->begin);
-    const auto command = toml_table_string(table, "command");
-    if (!command || !common::is_sutra_program(*command) || toml_table_disabled(table))
-        return std::nullopt;
-    std::vector<std::string> words{*command};
-    for (auto& a : toml_table_strings(table, "args")) words.push_back(std::move(a));
-    return common::command_line(words);
+    try {
+        const auto text = common::read_text(common::real_target(config_path()));
+        if (!text || text->find("mcp_servers") == std::string::npos) return std::nullopt;
+        const auto at = find_server_table(*text);
+        if (!at) return std::nullopt;
+        const std::string table = text->substr(at->begin, at->end - at->begin);
+        const auto command = toml_table_string(table, "command");
+        if (!command || !common::is_sutra_program(*command) || toml_table_disabled(table))
+            return std::nullopt;
+        std::vector<std::string> words{*command};
+        for (auto& a : toml_table_strings(table, "args")) words.push_back(std::move(a));
+        return common::command_line(words);
+    } catch (const std::exception&) {
+        return std::nullopt; // a shape sutra does not edit: not sutra's registration
+    }
 }
 
 json restore_route() {
@@ -65,46 +70,99 @@ json restore_route() {
     return {{"kind", "cli"}};
 }
 
-// config.toml with our table, refusing a "sutra" server that does not run sutra.
-std::string with_our_table(const std::optional<std::string>& text, const std::string& table) {
-    if (text) {
-        if (const auto at = find_server_table(*text)) {
-            const auto command =
-                toml_table_string(text->substr(at->begin, at->end - at->begin), "command");
-            if (!command || !common::is_sutra_program(*command))
-                throw std::runtime_error(config_path() +
-                                         " already has an MCP server named \"sutra\" that does "
-                                         "not run sutra; remove it first (nothing was changed)");
-        }
+// Runs an edit of config.toml; a refusal names the file.
+template <class F> auto at_path(const std::string& path, F&& f) {
+    try {
+        return f();
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        if (what.rfind(path, 0) == 0) throw;
+        throw std::runtime_error(path + " " + what);
     }
-    return with_server_table(text, table);
+}
+
+// True when `text` holds a `[mcp_servers.sutra]` that sutra wrote (mcp_registration.hpp).
+bool holds_ours(const std::string& text, const std::string& path) {
+    const auto s = toml_read_server(text, path);
+    return s && common::is_our_server(s->command, s->args);
+}
+
+// What install makes of `text`, checked by re-reading it as Codex would.
+std::string with_our_table(const std::optional<std::string>& text,
+                           const std::string& path,
+                           const std::string& program,
+                           const std::vector<std::string>& args) {
+    return at_path(path, [&] {
+        const std::string after = with_server_table(text, toml_server_table(program, args));
+        if (!text || after != *text)
+            check_server_edit(text, after, TomlServer{program, args}, path);
+        return after;
+    });
 }
 
 std::optional<common::FilePlan> plan_mcp_install(const std::string& sutra_program,
                                                  const std::vector<std::string>& tools) {
     const std::string path = common::real_target(config_path());
     const auto before = common::read_text(path);
-    const std::string table =
-        toml_server_table(sutra_program, common::mcp_args(k_restore_tool, {}, tools));
-    const std::string after = with_our_table(before, table);
+    const auto old = before ? toml_read_server(*before, path) : std::nullopt;
+    if (old && !common::is_our_server(old->command, old->args))
+        throw std::runtime_error(path + " already has an MCP server named \"sutra\" that sutra "
+                                        "did not write; remove it first (nothing was changed)");
+    // --text-only: Codex 0.171.0 shows the model a result's structuredContent instead of its
+    // text (real_host.codex saw only the restore's JSON metadata), which would hide the bytes.
+    auto args = common::mcp_args(k_restore_tool, {}, tools);
+    args.push_back("--text-only");
+    const std::string after = with_our_table(before, path, sutra_program, args);
     if (before && after == *before) return std::nullopt;
-    return common::FilePlan{path, before ? "modify" : "create", before, after, std::nullopt};
+    common::FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
+    plan.backup_before = !old; // an upgrade keeps the one backup of the user's own file
+    return plan;
 }
 
+// Uninstall's plan for config.toml: sutra's MCP table goes and a cap raised by
+// --raise-output-cap gets the user's own line back, in one change. The comparisons (which
+// backup is the user's file, was the file edited since) see the file with the cap put back, so
+// a cap raised after install (or kept over an upgrade) does not hide sutra's entry or backups.
 std::optional<common::FilePlan> plan_mcp_uninstall() {
     const std::string path = common::real_target(config_path());
-    const auto before = common::read_text(path);
-    if (!before) return std::nullopt;
-    const auto at = find_server_table(*before);
-    if (!at) return std::nullopt;
-    std::string installed = before->substr(at->begin, at->end - at->begin);
-    while (installed.size() >= 2 && installed.back() == '\n' &&
-           installed[installed.size() - 2] == '\n')
-        installed.pop_back();
-    return common::plan_reverse(
-        path, *before,
-        [&](const std::optional<std::string>& text) { return with_server_table(text, installed); },
-        without_server_table(*before));
+    const auto current = common::read_text(path);
+    if (!current) return std::nullopt;
+    const std::string before = without_raised_cap(*current);
+    if (before != *current)
+        at_path(path,
+                [&] { check_key_edit(*current, before, "tool_output_token_limit", {}, path); });
+    if (!holds_ours(before, path)) {
+        if (before == *current) return std::nullopt;
+        common::FilePlan cap{path, "modify", current, before, std::nullopt};
+        cap.backup_before = false; // the raised line held the user's own
+        return cap;
+    }
+    const auto installed = *toml_read_server(before, path);
+    const std::string stripped = at_path(path, [&] {
+        const std::string after = without_server_table(before);
+        check_server_edit(before, after, std::nullopt, path);
+        return after;
+    });
+    auto plan = common::plan_reverse(
+        path, before,
+        [&](const std::optional<std::string>& text) {
+            return with_our_table(text, path, installed.command, installed.args);
+        },
+        stripped, [&](const std::string& text) { return holds_ours(text, path); });
+    plan.before = current;
+    return plan;
+}
+
+// Codex cuts a shell result to its output cap before the hook runs: what lies beyond it sutra
+// never sees, unless --raise-output-cap raised it (the rule doctor's output cap line uses too).
+common::ojson uncovered() {
+    std::string text;
+    try {
+        text = common::read_text(common::real_target(config_path())).value_or(std::string());
+    } catch (const std::exception&) {
+        // an unreadable config.toml: Codex's default
+    }
+    return cap_uncovered(text);
 }
 
 bool is_shell(const std::string& tool) {
@@ -160,28 +218,39 @@ struct Adapter {
     std::string install(std::string_view options) {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
-            // Plan the MCP table first: a refusal there writes nothing at all.
+            // Plan both files first: a refusal anywhere writes nothing, and apply_plans puts
+            // back what it wrote when a later write fails.
+            std::vector<common::FilePlan> plans;
+            const auto hooks =
+                common::plan_hooks_install(hooks_path(), {hook_spec(o.host_program)});
+            if (hooks) plans.push_back(*hooks);
             const auto mcp = o.sutra_program.empty()
                                  ? std::nullopt
                                  : plan_mcp_install(o.sutra_program, o.mcp_tools);
-            auto r = common::install_hook(hooks_path(), hook_spec(o.host_program), o.dry_run);
-            if (!r.value("ok", false)) return r;
-            if (r.value("changed", false)) {
+            if (mcp) plans.push_back(*mcp);
+            // The cap joins the same config.toml plan (or adds one): all or nothing with the rest.
+            common::ojson cap_notes{{"messages", common::ojson::array()}};
+            if (hooks) plan_lowered_cap(plans, config_path(), cap_notes);
+            if (o.raise_output_cap)
+                plan_raised_cap(plans, config_path(), hooks_path(), hooks.has_value(), cap_notes);
+            auto r = common::apply_plans(plans, o.dry_run);
+            if (!hooks) r["messages"].push_back(hooks_path() + ": already installed");
+            if (hooks) {
                 r["messages"].push_back("Codex runs a new hook only after you trust it: open codex "
                                         "and run /hooks, then trust the sutra-host entry.");
                 // Not raised for the user: until the hook is trusted, a higher cap would hand
                 // the model whole outputs.
-                r["messages"].push_back(
-                    "Codex cuts shell output to the command's token budget (10,000 by default, "
-                    "capped by tool_output_token_limit in config.toml) before hooks run, so "
-                    "sutra sees and keeps only what is left; once the hook is trusted, raise "
-                    "tool_output_token_limit to let sutra shorten whole outputs instead.");
+                if (!o.raise_output_cap)
+                    r["messages"].push_back(
+                        "Codex cuts shell output to 10,000 bytes (tool_output_token_limit) before "
+                        "hooks run, so sutra sees and keeps only what is left; once the hook is "
+                        "trusted, run `sutra install --client codex --raise-output-cap` to let "
+                        "sutra shorten whole outputs instead.");
             }
+            for (const auto& m : cap_notes["messages"]) r["messages"].push_back(m);
             if (o.sutra_program.empty()) {
                 common::note_no_program(r);
-            } else if (mcp) {
-                common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
-            } else {
+            } else if (!mcp) {
                 r["messages"].push_back(config_path() + ": MCP server already registered");
             }
             return r;
@@ -190,10 +259,14 @@ struct Adapter {
     std::string uninstall(std::string_view options) {
         return common::guarded([&] {
             const auto o = common::parse_options(options);
-            const auto mcp = plan_mcp_uninstall();
-            auto r = common::uninstall_hook(hooks_path(), hook_spec(o.host_program), o.dry_run);
-            if (!r.value("ok", false)) return r;
-            if (mcp) common::merge_result(r, common::apply_plans({*mcp}, o.dry_run));
+            std::vector<common::FilePlan> plans;
+            const auto hooks =
+                common::plan_hooks_uninstall(hooks_path(), {hook_spec(o.host_program)});
+            if (hooks) plans.push_back(*hooks);
+            if (const auto mcp = plan_mcp_uninstall()) plans.push_back(*mcp);
+            auto r = common::apply_plans(plans, o.dry_run);
+            if (!hooks)
+                r["messages"].push_back(hooks_path() + ": no sutra hook, nothing to remove");
             return r;
         });
     }
@@ -204,6 +277,7 @@ struct Adapter {
             const auto cmd = common::our_command(doc, hook_spec(""));
             return common::ojson{
                 {"client", "codex"},
+                {"uncovered", uncovered()},
                 {"found", std::filesystem::is_directory(codex_home())},
                 {"installed", cmd.has_value()},
                 {"path", path},
@@ -215,10 +289,14 @@ struct Adapter {
     std::string doctor(std::string_view options) {
         return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
+            if (d.value("installed", false))
+                d["output_cap"] = cap_report(config_path(), hooks_path());
             std::string out;
             for (int i = 1; i <= 800; ++i)
                 out += "test_case_" + std::to_string(i % 9) + " ... ok\n";
             out += "FAILED test_sample: assertion failed\n";
+            d["route"] = "PostToolUse hook";
+            d["sample_bytes"] = out.size();
             d["sample_payload"] = common::ojson{{"session_id", "sutra-doctor"},
                                                 {"cwd", "/tmp"},
                                                 {"hook_event_name", "PostToolUse"},

@@ -14,6 +14,7 @@ Options parse_options(std::string_view json_text) {
         out.sutra_program = o.value("sutra_program", std::string());
         out.dry_run = o.value("dry_run", false);
         out.wrap_bash = o.value("wrap_bash", false);
+        out.raise_output_cap = o.value("raise_output_cap", false);
         if (const auto t = o.find("mcp_tools"); t != o.end() && t->is_array())
             for (const auto& name : *t)
                 if (name == "files" || name == "exec") out.mcp_tools.push_back(name);

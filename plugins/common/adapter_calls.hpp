@@ -20,6 +20,7 @@ struct Options {
     std::string sutra_program;
     bool dry_run = false;
     bool wrap_bash = false;             ///< Claude Code: also install the PreToolUse route (opt-in)
+    bool raise_output_cap = false;      ///< Codex: raise tool_output_token_limit (opt-in)
     std::vector<std::string> mcp_tools; ///< MCP tools beyond the default: "files", "exec"
 };
 

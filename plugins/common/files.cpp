@@ -2,6 +2,8 @@
 
 #include "plugins/common/files.hpp"
 
+#include "plugins/common/paths.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -51,23 +53,32 @@ void write_atomic(const std::string& path, const std::string& data, mode_t mode)
     fs::create_directories(fs::path(path).parent_path());
     const std::string tmp = path + ".sutra-tmp-" + std::to_string(::getpid());
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd < 0) throw std::runtime_error(tmp + ": " + std::strerror(errno));
+    if (fd < 0) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
     std::size_t done = 0;
     while (done < data.size()) {
         const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
+            const int err = n < 0 ? errno : ENOSPC;
             ::close(fd);
             ::unlink(tmp.c_str());
-            throw std::runtime_error(tmp + ": write error");
+            throw std::runtime_error(path + ": cannot write: " + std::strerror(err));
         }
         done += static_cast<std::size_t>(n);
     }
     ::fchmod(fd, mode);
     if (::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int err = errno;
         ::unlink(tmp.c_str());
-        throw std::runtime_error(path + ": " + std::strerror(errno));
+        throw std::runtime_error(path + ": cannot write: " + std::strerror(err));
     }
+}
+
+void check_writable(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & S_IWUSR) == 0)
+        throw std::runtime_error(path + " is read-only; sutra leaves it as it is (make it "
+                                        "writable to install, or edit it by hand)");
 }
 
 mode_t file_mode(const std::string& path, mode_t fallback) {
@@ -104,29 +115,83 @@ std::string next_backup(const std::string& path) {
     return backup;
 }
 
+namespace {
+
+// What apply_plans did to one file, so that a later failure can put it back.
+struct Undo {
+    std::string path;
+    std::optional<std::string> before;
+    mode_t mode;
+    std::optional<std::string> backup; // a backup written for this change
+};
+
+void roll_back(const std::vector<Undo>& done) {
+    for (auto u = done.rbegin(); u != done.rend(); ++u) {
+        std::error_code ec;
+        try {
+            if (u->before)
+                write_atomic(u->path, *u->before, u->mode);
+            else
+                fs::remove(u->path, ec);
+        } catch (const std::exception&) {
+            // best effort: the error already reported names the file that failed
+        }
+        if (u->backup) fs::remove(*u->backup, ec);
+    }
+}
+
+} // namespace
+
 ojson apply_plans(const std::vector<FilePlan>& plans, bool dry_run) {
     ojson result{
         {"ok", true}, {"changed", false}, {"files", ojson::array()}, {"messages", ojson::array()}};
-    for (const auto& p : plans) {
+    std::vector<FilePlan> real = plans;
+    for (auto& p : real) {
+        p.path = real_target(p.path);
+        if (p.before) check_writable(p.path);
+    }
+    std::vector<Undo> done;
+    for (const auto& p : real) {
         ojson change = file_change(p.path, p.action, p.before, p.after);
         const mode_t mode = file_mode(p.path, p.create_mode);
         if (p.restore_from) change["backup"] = *p.restore_from;
         if (!dry_run) {
-            if (p.action == "modify" && p.before && p.backup_before) {
-                const std::string backup = next_backup(p.path);
-                write_atomic(backup, *p.before, mode);
-                change["backup"] = backup;
+            Undo undo{p.path, p.before, mode, std::nullopt};
+            try {
+                if (p.action == "modify" && p.before && p.backup_before) {
+                    const std::string backup = next_backup(p.path);
+                    try {
+                        write_atomic(backup, *p.before, mode);
+                    } catch (const std::exception& e) {
+                        throw std::runtime_error(p.path + ": cannot back it up (" + e.what() + ")");
+                    }
+                    undo.backup = backup;
+                    change["backup"] = backup;
+                }
+                if (p.after) {
+                    write_atomic(p.path, *p.after, mode);
+                } else if (!fs::remove(p.path)) {
+                    throw std::runtime_error(p.path + ": already gone");
+                }
+            } catch (const std::exception& e) {
+                std::error_code ec;
+                if (undo.backup) fs::remove(*undo.backup, ec);
+                roll_back(done);
+                throw std::runtime_error(std::string(e.what()) +
+                                         (done.empty() ? "" : "; the other files were put back") +
+                                         " (nothing was changed)");
             }
-            if (p.after) {
-                write_atomic(p.path, *p.after, mode);
-            } else {
-                fs::remove(p.path);
-            }
-            if (p.restore_from) fs::remove(*p.restore_from);
+            done.push_back(undo);
         }
         result["changed"] = true;
         result["files"].push_back(change);
     }
+    if (!dry_run)
+        for (const auto& p : real) {
+            std::error_code ec;
+            if (p.restore_from) fs::remove(*p.restore_from, ec);
+            for (const auto& b : p.remove_after) fs::remove(b, ec);
+        }
     return result;
 }
 

@@ -19,8 +19,13 @@ using ojson = nlohmann::ordered_json;
 /// but a regular file of at most 64 MiB (a FIFO never blocks the call).
 std::optional<std::string> read_text(const std::string& path);
 
-/// Writes via a temporary file and rename, keeping `mode`; creates the parent folder.
+/// Writes via a temporary file and rename, keeping `mode`; creates the parent folder. Errors
+/// name `path`, never the temporary file.
 void write_atomic(const std::string& path, const std::string& data, mode_t mode);
+
+/// Throws when the existing file at `path` has no owner write bit: a file the user made
+/// read-only is refused, not replaced by rename (which the folder's permissions would allow).
+void check_writable(const std::string& path);
 
 /// The file's permission bits; `fallback` when it cannot be read (no such file).
 mode_t file_mode(const std::string& path, mode_t fallback);
@@ -41,23 +46,28 @@ std::optional<std::string> latest_backup(const std::string& path);
 std::string next_backup(const std::string& path);
 
 /// One file's intended change: after = nullopt deletes it; restore_from names a backup whose
-/// bytes `after` holds and which is removed once they are back in place.
+/// bytes `after` holds. Paths are written through symlinks (paths.hpp, real_target), never
+/// replacing the link.
 struct FilePlan {
     std::string path;
     std::string action; ///< create, modify, restore, delete
     std::optional<std::string> before;
     std::optional<std::string> after;
     std::optional<std::string> restore_from;
-    /// A modified file's old bytes go to a fresh backup first, except when uninstall strips our
-    /// entry from a file the user edited since install (its backups stay as they are).
+    /// A modified file's old bytes go to a fresh backup first. Planners clear it when `before`
+    /// already holds a sutra entry (an upgrade or reinstall): only the user's own bytes, from
+    /// before any install, are worth keeping, so there is one backup per file at most.
     bool backup_before = true;
+    /// Backups removed once every file is written: uninstall leaves none behind.
+    std::vector<std::string> remove_after{};
     /// Permissions of a file install creates (an existing file keeps its own).
     mode_t create_mode = 0644;
 };
 
 /// Writes the plans (unless dry_run) and reports them in the shape install/uninstall return:
-/// {"ok","changed","files":[…],"messages":[]}. A modified file's old bytes go to a fresh backup
-/// first.
+/// {"ok","changed","files":[…],"messages":[]}. All or nothing: every file is checked first
+/// (a read-only one is refused), and when a write fails the files already written get their
+/// old bytes back and the error names the file that failed.
 ojson apply_plans(const std::vector<FilePlan>& plans, bool dry_run);
 
 } // namespace sutra::plugins::common

@@ -3,6 +3,7 @@
 #include "plugins/common/hook_settings.hpp"
 
 #include "core/json_nesting.hpp"
+#include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/paths.hpp"
 
 #include <filesystem>
@@ -38,8 +39,11 @@ std::string serialize(const ojson& doc, const std::optional<std::string>& origin
 ojson parse_settings(const std::optional<std::string>& text, const std::string& path) {
     if (!text || text->find_first_not_of(" \t\r\n") == std::string::npos) return ojson::object();
     ojson doc = sutra::core::parse_within_nesting<ojson>(*text);
+    if (doc.is_discarded())
+        throw std::runtime_error(path + " is not valid JSON; fix it by hand (nothing was changed)");
     if (!doc.is_object())
-        throw std::runtime_error(path + ": not a JSON object; fix it by hand, nothing was changed");
+        throw std::runtime_error(path + " is not a JSON object; fix it by hand (nothing was "
+                                        "changed)");
     return doc;
 }
 
@@ -94,25 +98,65 @@ std::optional<std::string> our_command(const ojson& doc, const HookSpec& spec) {
     return std::nullopt;
 }
 
+namespace {
+
+// Our hook object under spec.event, if any.
+ojson* our_hook(ojson& doc, const HookSpec& spec) {
+    const auto hooks = doc.find("hooks");
+    if (hooks == doc.end() || !hooks->is_object()) return nullptr;
+    const auto event = hooks->find(spec.event);
+    if (event == hooks->end() || !event->is_array()) return nullptr;
+    for (auto& group : *event)
+        if (group.is_object() && group.contains("hooks") && group["hooks"].is_array())
+            for (auto& h : group["hooks"])
+                if (h.is_object() &&
+                    is_our_command(h.value("command", std::string()), spec.adapter))
+                    return &h;
+    return nullptr;
+}
+
+} // namespace
+
 std::string with_hooks(const std::optional<std::string>& original,
                        const std::string& path,
                        const std::vector<HookSpec>& specs) {
     ojson doc = parse_settings(original, path);
     bool changed = false;
     for (const HookSpec& spec : specs) {
-        if (our_command(doc, spec) == spec.command) continue;
+        if (ojson* ours = our_hook(doc, spec)) {
+            // An upgrade or reinstall: only the command changes; the user's own keys stay.
+            if ((*ours)["command"] != spec.command) {
+                (*ours)["command"] = spec.command;
+                changed = true;
+            }
+            continue;
+        }
         changed = true;
-        strip_ours(doc, spec);
-        if (!doc.contains("hooks") || !doc["hooks"].is_object()) doc["hooks"] = ojson::object();
-        ojson& event = doc["hooks"][spec.event];
-        if (!event.is_array()) event = ojson::array();
+        if (doc.contains("hooks") && !doc["hooks"].is_object())
+            throw std::runtime_error(path + ": \"hooks\" is not an object; fix it by hand "
+                                            "(nothing was changed)");
+        ojson& hooks = doc["hooks"];
+        if (hooks.is_null()) hooks = ojson::object();
+        if (hooks.contains(spec.event) && !hooks[spec.event].is_array())
+            throw std::runtime_error(path + ": \"hooks." + spec.event +
+                                     "\" is not a list; fix it by hand (nothing was changed)");
+        ojson& event = hooks[spec.event];
+        if (event.is_null()) event = ojson::array();
         ojson group = ojson::object();
         if (!spec.matcher.empty()) group["matcher"] = spec.matcher;
         group["hooks"] = ojson::array(
             {ojson{{"type", "command"}, {"command", spec.command}, {"timeout", spec.timeout}}});
         event.push_back(group);
     }
-    return changed ? serialize(doc, original) : original.value_or(std::string());
+    if (!changed) return original.value_or(std::string());
+    const std::string after = serialize(doc, original);
+    // Re-read as the host would: every entry there, with the command asked for.
+    const ojson reread = parse_settings(after, path);
+    for (const HookSpec& spec : specs)
+        if (our_command(reread, spec) != spec.command)
+            throw std::runtime_error(path + ": sutra could not add its hook safely; nothing was "
+                                            "changed");
+    return after;
 }
 
 std::string with_hook(const std::optional<std::string>& original,
@@ -134,36 +178,76 @@ bool has_none_of(const std::optional<std::string>& text,
     }
 }
 
-ojson install_hooks(const std::string& settings_path,
-                    const std::vector<HookSpec>& specs,
-                    bool dry_run) {
+std::optional<FilePlan> plan_hooks_install(const std::string& settings_path,
+                                           const std::vector<HookSpec>& specs) {
     const std::string path = real_target(settings_path);
     const auto before = read_text(path);
     const ojson doc = parse_settings(before, path);
     if (doc.value("disableAllHooks", false) == true)
-        return ojson{{"ok", false},
-                     {"error", path +
-                                   " sets \"disableAllHooks\": true; sutra's hook would never run. "
-                                   "Remove that setting first (nothing was changed)."}};
+        throw std::runtime_error(path +
+                                 " sets \"disableAllHooks\": true; sutra's hook would never run. "
+                                 "Remove that setting first (nothing was changed).");
     const std::string after = with_hooks(before, path, specs);
-    ojson result{
-        {"ok", true}, {"changed", false}, {"files", ojson::array()}, {"messages", ojson::array()}};
-    if (before && after == *before) {
-        result["messages"].push_back(path + ": already installed");
-        return result;
-    }
-    ojson change = file_change(path, before ? "modify" : "create", before, after);
-    if (!dry_run) {
-        if (before) {
-            const std::string backup = next_backup(path);
-            write_atomic(backup, *before, file_mode(path, 0600));
-            change["backup"] = backup;
+    if (before && after == *before) return std::nullopt;
+    FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
+    plan.backup_before = has_none_of(before, path, specs); // the user's own file, not an upgrade
+    plan.create_mode = 0600;
+    return plan;
+}
+
+std::optional<FilePlan> plan_hooks_uninstall(const std::string& settings_path,
+                                             const std::vector<HookSpec>& specs) {
+    const std::string path = real_target(settings_path);
+    const auto before = read_text(path);
+    if (!before) return std::nullopt;
+    ojson doc = parse_settings(before, path);
+    // Compare against what install made with the very commands now in the file.
+    std::vector<HookSpec> installed;
+    for (HookSpec spec : specs)
+        if (const auto cmd = our_command(doc, spec)) {
+            spec.command = *cmd;
+            installed.push_back(spec);
         }
-        write_atomic(path, after, file_mode(path, 0600));
+    if (installed.empty()) return std::nullopt;
+    for (const HookSpec& spec : installed) strip_ours(doc, spec);
+    return plan_reverse(
+        path, *before,
+        [&](const std::optional<std::string>& text) { return with_hooks(text, path, installed); },
+        serialize(doc, before),
+        [&](const std::string& text) { return !has_none_of(text, path, specs); });
+}
+
+namespace {
+
+ojson hooks_result(const std::string& path,
+                   const std::optional<FilePlan>& plan,
+                   bool dry_run,
+                   bool uninstall) {
+    if (!plan)
+        return ojson{
+            {"ok", true},
+            {"changed", false},
+            {"files", ojson::array()},
+            {"messages", ojson::array({path + (uninstall ? ": no sutra hook, nothing to remove"
+                                                         : ": already installed")})}};
+    ojson r = apply_plans({*plan}, dry_run);
+    if (uninstall && plan->action == "modify")
+        r["messages"].push_back(path + ": edited since install; removed sutra's entry and "
+                                       "re-wrote the rest (JSON formatting normalized)");
+    return r;
+}
+
+} // namespace
+
+ojson install_hooks(const std::string& settings_path,
+                    const std::vector<HookSpec>& specs,
+                    bool dry_run) {
+    try {
+        return hooks_result(real_target(settings_path), plan_hooks_install(settings_path, specs),
+                            dry_run, false);
+    } catch (const std::exception& e) {
+        return ojson{{"ok", false}, {"error", e.what()}};
     }
-    result["changed"] = true;
-    result["files"].push_back(change);
-    return result;
 }
 
 ojson install_hook(const std::string& settings_path, const HookSpec& spec, bool dry_run) {
@@ -173,67 +257,8 @@ ojson install_hook(const std::string& settings_path, const HookSpec& spec, bool 
 ojson uninstall_hooks(const std::string& settings_path,
                       const std::vector<HookSpec>& specs,
                       bool dry_run) {
-    const std::string path = real_target(settings_path);
-    const auto before = read_text(path);
-    ojson result{
-        {"ok", true}, {"changed", false}, {"files", ojson::array()}, {"messages", ojson::array()}};
-    if (!before) {
-        result["messages"].push_back(path + ": does not exist, nothing to remove");
-        return result;
-    }
-    ojson doc = parse_settings(before, path);
-    // Compare against what install made with the very commands now in the file.
-    std::vector<HookSpec> installed;
-    for (HookSpec spec : specs)
-        if (const auto cmd = our_command(doc, spec)) {
-            spec.command = *cmd;
-            installed.push_back(spec);
-        }
-    if (installed.empty()) {
-        result["messages"].push_back(path + ": no sutra hook, nothing to remove");
-        return result;
-    }
-    ojson change;
-    const std::vector<std::string> saved = backups(path);
-    std::optional<std::size_t> pick;
-    std::optional<std::string> backup_text;
-    for (std::size_t i = saved.size(); i-- > 0 && !pick;) {
-        auto text = read_text(saved[i]);
-        if (text && has_none_of(text, path, specs) &&
-            with_hooks(text, path, installed) == *before) {
-            pick = i;
-            backup_text = std::move(text);
-        }
-    }
-    if (pick) {
-        change = file_change(path, "restore", before, backup_text);
-        change["backup"] = saved[*pick];
-        if (!dry_run) {
-            write_atomic(path, *backup_text, file_mode(path, 0600));
-            for (std::size_t i = *pick; i < saved.size(); ++i) fs::remove(saved[i]);
-        }
-    } else if (with_hooks(std::nullopt, path, installed) == *before) {
-        change = file_change(path, "delete", before, std::nullopt);
-        if (!dry_run) {
-            fs::remove(path);
-            // Backups of our own intermediate states (an upgrade of a file install created).
-            for (const std::string& b : saved)
-                if (auto text = read_text(b); text && !has_none_of(text, path, specs) &&
-                                              with_hooks(text, path, installed) == *before)
-                    fs::remove(b);
-        }
-    } else {
-        for (const HookSpec& spec : installed) strip_ours(doc, spec);
-        const std::string after = serialize(doc, before);
-        change = file_change(path, "modify", before, after);
-        result["messages"].push_back(
-            path + ": edited since install; removed sutra's entry and re-wrote the "
-                   "rest (JSON formatting normalized; backups kept)");
-        if (!dry_run) write_atomic(path, after, file_mode(path, 0600));
-    }
-    result["changed"] = true;
-    result["files"].push_back(change);
-    return result;
+    return hooks_result(real_target(settings_path), plan_hooks_uninstall(settings_path, specs),
+                        dry_run, true);
 }
 
 ojson uninstall_hook(const std::string& settings_path, const HookSpec& spec, bool dry_run) {

@@ -44,8 +44,9 @@ bool strip_ours(ojson& doc, const HookSpec& spec);
 /// The command of our installed hook, if any.
 std::optional<std::string> our_command(const ojson& doc, const HookSpec& spec);
 
-/// The text install makes of `original` (absent = no file): each entry replaced or appended, in
-/// the order given; the original bytes when every entry is already there.
+/// The text install makes of `original` (absent = no file): each entry's command updated in
+/// place or the entry appended, in the order given; the original bytes when every entry is
+/// already there. Refuses (throws) a `hooks` or event value of another type than sutra writes.
 std::string with_hooks(const std::optional<std::string>& original,
                        const std::string& path,
                        const std::vector<HookSpec>& specs);
@@ -57,6 +58,16 @@ std::string with_hook(const std::optional<std::string>& original,
 bool has_none_of(const std::optional<std::string>& text,
                  const std::string& path,
                  const std::vector<HookSpec>& specs);
+
+/// The change that installs `specs` (nullopt when all are there with these commands): our hook
+/// updated in place on an upgrade, the user's keys kept. Throws, naming the file, where the host
+/// would not run the hook or the file's shape is not one sutra edits.
+std::optional<FilePlan> plan_hooks_install(const std::string& settings_path,
+                                           const std::vector<HookSpec>& specs);
+
+/// The change that removes our hooks (nullopt when none is there); see plan_reverse.
+std::optional<FilePlan> plan_hooks_uninstall(const std::string& settings_path,
+                                             const std::vector<HookSpec>& specs);
 
 /// Installs `specs` into the settings file at `path` in one write. Result: {"ok","changed",
 /// "files":[…], "messages":[…]} or {"ok":false,"error"}.

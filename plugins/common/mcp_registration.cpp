@@ -3,8 +3,10 @@
 #include "plugins/common/mcp_registration.hpp"
 
 #include "plugins/common/hook_settings.hpp"
+#include "plugins/common/json_text.hpp"
 #include "plugins/common/paths.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sutra::plugins::common {
@@ -31,11 +33,17 @@ bool is_sutra_program(const std::string& command) {
     return (slash == std::string::npos ? command : command.substr(slash + 1)) == "sutra";
 }
 
+bool is_our_server(const std::string& program, const std::vector<std::string>& args) {
+    return is_sutra_program(program) && !args.empty() && args[0] == "mcp" &&
+           std::find(args.begin(), args.end(), "--restore-tool") != args.end();
+}
+
 FilePlan
 plan_reverse(const std::string& path,
              const std::string& before,
              const std::function<std::string(const std::optional<std::string>&)>& reinstall,
-             const std::string& stripped) {
+             const std::string& stripped,
+             const std::function<bool(const std::string&)>& has_ours) {
     const auto same = [&](const std::optional<std::string>& text) {
         try {
             return reinstall(text) == before;
@@ -43,14 +51,27 @@ plan_reverse(const std::string& path,
             return false; // a backup we cannot read the same way is not the original
         }
     };
-    if (const auto backup = latest_backup(path)) {
-        const auto backup_text = read_text(*backup);
-        if (backup_text && same(backup_text))
-            return FilePlan{path, "restore", before, backup_text, backup};
+    const std::vector<std::string> saved = backups(path);
+    // The newest backup of the user's own file (no sutra entry in it) that install turns into
+    // exactly the current text.
+    for (std::size_t i = saved.size(); i-- > 0;) {
+        const auto text = read_text(saved[i]);
+        bool ours = true;
+        try {
+            ours = !text || has_ours(*text);
+        } catch (const std::exception&) {
+        }
+        if (ours || !same(text)) continue;
+        FilePlan plan{path, "restore", before, text, saved[i]};
+        for (std::size_t k = 0; k < saved.size(); ++k)
+            if (k != i) plan.remove_after.push_back(saved[k]);
+        return plan;
     }
-    if (same(std::nullopt)) return FilePlan{path, "delete", before, std::nullopt, std::nullopt};
-    FilePlan plan{path, "modify", before, stripped, std::nullopt};
-    plan.backup_before = false; // the user edited the file: leave every backup as it is
+    FilePlan plan = same(std::nullopt)
+                        ? FilePlan{path, "delete", before, std::nullopt, std::nullopt}
+                        : FilePlan{path, "modify", before, stripped, std::nullopt};
+    plan.backup_before = false;
+    plan.remove_after = saved;
     return plan;
 }
 
@@ -62,52 +83,109 @@ std::optional<ojson> json_entry(const ojson& doc, const std::string& section) {
     return *e;
 }
 
+ojson merged_entry(const std::optional<ojson>& old, const ojson& entry) {
+    if (!old || !old->is_object() || !entry.is_object()) return entry;
+    ojson merged = *old;
+    for (const auto& [key, value] : entry.items()) {
+        if (key == "enabled" && merged.contains(key)) continue; // the user's choice
+        merged[key] = value;
+    }
+    return merged;
+}
+
+ojson parse_config(const std::optional<std::string>& text, const std::string& path, bool jsonc) {
+    if (!text || text->find_first_not_of(" \t\r\n") == std::string::npos) return ojson::object();
+    const auto doc = parse_json_text(*text, jsonc);
+    if (!doc)
+        throw std::runtime_error(path + " is not valid " + (jsonc ? "JSONC" : "JSON") +
+                                 "; fix it by hand (nothing was changed)");
+    if (!doc->is_object())
+        throw std::runtime_error(path + " is not a JSON object; fix it by hand (nothing was "
+                                        "changed)");
+    return *doc;
+}
+
 std::string with_json_entry(const std::optional<std::string>& original,
                             const std::string& path,
                             const std::string& section,
-                            const ojson& entry) {
-    ojson doc = parse_settings(original, path);
-    if (json_entry(doc, section) == entry) return original.value_or(std::string());
+                            const ojson& entry,
+                            bool jsonc) {
+    const ojson doc = parse_config(original, path, jsonc);
     if (doc.contains(section) && !doc[section].is_object())
         throw std::runtime_error(path + ": \"" + section +
-                                 "\" is not an object; fix it by hand, nothing was changed");
-    doc[section][k_mcp_name] = entry;
-    return serialize(doc, original);
+                                 "\" is not an object; fix it by hand (nothing was changed)");
+    const ojson merged = merged_entry(json_entry(doc, section), entry);
+    if (json_entry(doc, section) == merged) return original.value_or(std::string());
+    const std::string blank;
+    const bool empty = !original || original->find_first_not_of(" \t\r\n") == std::string::npos;
+    std::string after;
+    try {
+        after = json_text_set(empty ? blank : *original, section, k_mcp_name, merged);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": " + e.what() + "; fix it by hand (nothing was changed)");
+    }
+    // Re-read as the host would: exactly our entry changed, every other value as it was.
+    ojson expected = doc;
+    expected[section][k_mcp_name] = merged;
+    const auto reread = parse_json_text(after, jsonc);
+    if (!reread || *reread != expected)
+        throw std::runtime_error(path + ": sutra could not add its entry without changing "
+                                        "something else; add it by hand (nothing was changed)");
+    return after;
 }
 
-std::optional<FilePlan>
-plan_json_install(const std::string& config_path,
-                  const std::string& section,
-                  const ojson& entry,
-                  const std::function<std::string(const ojson&)>& command_of) {
+std::optional<FilePlan> plan_json_install(const std::string& config_path,
+                                          const std::string& section,
+                                          const ojson& entry,
+                                          const std::function<bool(const ojson&)>& is_ours,
+                                          bool jsonc) {
     const std::string path = real_target(config_path);
     const auto before = read_text(path);
-    const ojson doc = parse_settings(before, path);
-    if (const auto old = json_entry(doc, section); old && !is_sutra_program(command_of(*old)))
-        throw std::runtime_error(path + " already has an MCP server named \"sutra\" that does not "
-                                        "run sutra; rename or remove it first (nothing was "
+    const ojson doc = parse_config(before, path, jsonc);
+    const auto old = json_entry(doc, section);
+    if (old && !is_ours(*old))
+        throw std::runtime_error(path + " already has an MCP server named \"sutra\" that sutra "
+                                        "did not write; rename or remove it first (nothing was "
                                         "changed)");
-    const std::string after = with_json_entry(before, path, section, entry);
+    const std::string after = with_json_entry(before, path, section, entry, jsonc);
     if (before && after == *before) return std::nullopt;
-    return FilePlan{path, before ? "modify" : "create", before, after, std::nullopt};
+    FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
+    plan.backup_before = !old; // an upgrade: the backup of the user's own file is kept as is
+    return plan;
 }
 
 std::optional<FilePlan> plan_json_uninstall(const std::string& config_path,
-                                            const std::string& section) {
+                                            const std::string& section,
+                                            const std::function<bool(const ojson&)>& is_ours,
+                                            bool jsonc) {
     const std::string path = real_target(config_path);
     const auto before = read_text(path);
     if (!before) return std::nullopt;
-    ojson doc = parse_settings(before, path);
+    const ojson doc = parse_config(before, path, jsonc);
     const auto installed = json_entry(doc, section);
-    if (!installed) return std::nullopt;
-    doc[section].erase(k_mcp_name);
-    if (doc[section].empty()) doc.erase(section);
+    if (!installed || !is_ours(*installed)) return std::nullopt;
+    std::string stripped;
+    try {
+        stripped = json_text_remove(*before, section, k_mcp_name);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": " + e.what() + "; remove mcp server \"sutra\" by hand");
+    }
+    ojson expected = doc;
+    expected[section].erase(k_mcp_name);
+    if (expected[section].empty()) expected.erase(section);
+    if (const auto reread = parse_json_text(stripped, jsonc); !reread || *reread != expected)
+        throw std::runtime_error(path + ": sutra could not remove its entry without changing "
+                                        "something else; remove mcp server \"sutra\" by hand");
     return plan_reverse(
         path, *before,
         [&](const std::optional<std::string>& text) {
-            return with_json_entry(text, path, section, *installed);
+            return with_json_entry(text, path, section, *installed, jsonc);
         },
-        serialize(doc, before));
+        stripped,
+        [&](const std::string& text) {
+            const auto e = json_entry(parse_config(text, path, jsonc), section);
+            return e && is_ours(*e);
+        });
 }
 
 ojson mcp_status(const std::string& path,

@@ -26,41 +26,60 @@ std::vector<std::string> mcp_args(const std::string& restore_tool,
                                   const std::string& store_namespace = {},
                                   const std::vector<std::string>& extra_tools = {});
 
-/// True for a command that is some `sutra` binary (the server entries sutra may replace).
+/// True for a command that is some `sutra` binary.
 bool is_sutra_program(const std::string& command);
+
+/// True for a server entry sutra wrote: a `sutra` binary run as `mcp … --restore-tool …` (the
+/// flag only install writes). Only such entries are ever replaced or removed; any other server
+/// named "sutra", even one that runs sutra, is the user's.
+bool is_our_server(const std::string& program, const std::vector<std::string>& args);
 
 /// The uninstall plan for `path`, whose current text `before` holds our entry. `reinstall(text)`
 /// is what install makes of `text` (absent = no file) with the entry now installed; `stripped`
-/// is `before` without our entry, used only when the file changed since install.
+/// is `before` without our entry, used only when the file changed since install; `has_ours`
+/// tells a backup of the user's own file from one taken after an install. Every backup of the
+/// file goes, whichever way it is put back.
 FilePlan
 plan_reverse(const std::string& path,
              const std::string& before,
              const std::function<std::string(const std::optional<std::string>&)>& reinstall,
-             const std::string& stripped);
+             const std::string& stripped,
+             const std::function<bool(const std::string&)>& has_ours);
 
 // ---- JSON files: doc[section][name] = entry (Claude Code's .claude.json, OpenCode's
-// opencode.json). Formatting is that of hook_settings.hpp: the file's own indentation.
+// opencode.json or opencode.jsonc). Edits are textual (json_text.hpp): comments and layout stay.
 
 /// Our entry in a parsed config, if any.
 std::optional<ojson> json_entry(const ojson& doc, const std::string& section);
 
-/// `original` with doc[section].sutra = entry; the same bytes when it is there already.
+/// `old` updated to `entry`: sutra's keys set, the user's own keys and `enabled` choice kept.
+ojson merged_entry(const std::optional<ojson>& old, const ojson& entry);
+
+/// Parses a host config in its grammar (JSONC when `jsonc`); absent or blank = {}. Throws
+/// naming `path` when the host could not read it either.
+ojson parse_config(const std::optional<std::string>& text, const std::string& path, bool jsonc);
+
+/// `original` with doc[section].sutra = merged_entry(old, entry); the same bytes when it is there
+/// already. The result is re-parsed and must hold exactly that change, else this throws.
 std::string with_json_entry(const std::optional<std::string>& original,
                             const std::string& path,
                             const std::string& section,
-                            const ojson& entry);
+                            const ojson& entry,
+                            bool jsonc = false);
 
-/// The install change for a JSON config; nullopt when already registered. `command_of` reads
-/// the command out of an entry, so a "sutra" server that is not a sutra binary is refused.
-std::optional<FilePlan>
-plan_json_install(const std::string& config_path,
-                  const std::string& section,
-                  const ojson& entry,
-                  const std::function<std::string(const ojson&)>& command_of);
+/// The install change for a JSON config; nullopt when already registered. A "sutra" server
+/// that `is_ours` rejects is refused.
+std::optional<FilePlan> plan_json_install(const std::string& config_path,
+                                          const std::string& section,
+                                          const ojson& entry,
+                                          const std::function<bool(const ojson&)>& is_ours,
+                                          bool jsonc = false);
 
 /// The uninstall change for a JSON config; nullopt when our entry is not there.
 std::optional<FilePlan> plan_json_uninstall(const std::string& config_path,
-                                            const std::string& section);
+                                            const std::string& section,
+                                            const std::function<bool(const ojson&)>& is_ours,
+                                            bool jsonc = false);
 
 /// What detect reports about the MCP registration: {"registered","path","command","tool"}.
 ojson mcp_status(const std::string& path,

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <pwd.h>
+#include <stdexcept>
 #include <system_error>
 #include <unistd.h>
 
@@ -26,12 +27,17 @@ std::string env_dir(const char* var, const char* fallback) {
 }
 
 std::string real_target(const std::string& path) {
-    std::error_code ec;
-    if (fs::is_symlink(path, ec)) {
-        const fs::path t = fs::canonical(path, ec);
-        if (!ec) return t.string();
+    // Follows every link by hand: canonical() fails on a dangling one, which must still be
+    // followed (install creates its target), never replaced by a file or deleted.
+    fs::path p(path);
+    for (int hops = 0; hops < 40; ++hops) {
+        std::error_code ec;
+        if (!fs::is_symlink(p, ec)) return p.string();
+        const fs::path target = fs::read_symlink(p, ec);
+        if (ec) return p.string();
+        p = target.is_absolute() ? target : p.parent_path() / target;
     }
-    return path;
+    throw std::runtime_error(path + ": too many levels of symbolic links; nothing was changed");
 }
 
 } // namespace sutra::plugins::common

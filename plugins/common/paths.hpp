@@ -14,7 +14,8 @@ std::string home_dir();
 /// The directory named by `var` when set and absolute, else ~/`fallback`.
 std::string env_dir(const char* var, const char* fallback);
 
-/// Follows a symlinked settings file (dotfile managers) so we rewrite the target, not the link.
+/// Follows a symlinked settings file (dotfile managers) so we rewrite the target, not the link;
+/// a dangling link too, whose target install then creates. Throws on a link loop.
 std::string real_target(const std::string& path);
 
 } // namespace sutra::plugins::common

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
+#include <vector>
 
 namespace sutra::plugins::common {
 
@@ -17,15 +18,28 @@ plan_owned_install(const std::string& path, const std::string& content, const st
     if (before && before->find(marker) == std::string::npos)
         throw std::runtime_error(path + " exists and is not sutra's; move it away first "
                                         "(nothing was changed)");
-    return FilePlan{path, before ? "modify" : "create", before, content, std::nullopt};
+    FilePlan plan{path, before ? "modify" : "create", before, content, std::nullopt};
+    plan.backup_before = false; // the file is sutra's: an upgrade keeps no copy of the old one
+    return plan;
 }
 
 std::optional<FilePlan> plan_owned_uninstall(const std::string& path, const std::string& marker) {
     const auto before = read_text(path);
     if (!before || before->find(marker) == std::string::npos) return std::nullopt;
-    if (const auto backup = latest_backup(path))
-        return FilePlan{path, "restore", before, read_text(*backup), backup};
-    return FilePlan{path, "delete", before, std::nullopt, std::nullopt};
+    const std::vector<std::string> saved = backups(path);
+    // A backup of a file that is not sutra's (left by an older install) is the user's: it
+    // comes back. Backups of sutra's own file go.
+    for (std::size_t i = saved.size(); i-- > 0;) {
+        const auto text = read_text(saved[i]);
+        if (!text || text->find(marker) != std::string::npos) continue;
+        FilePlan plan{path, "restore", before, text, saved[i]};
+        for (std::size_t k = 0; k < saved.size(); ++k)
+            if (k != i) plan.remove_after.push_back(saved[k]);
+        return plan;
+    }
+    FilePlan plan{path, "delete", before, std::nullopt, std::nullopt};
+    plan.remove_after = saved;
+    return plan;
 }
 
 std::string

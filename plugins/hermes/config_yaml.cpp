@@ -309,14 +309,38 @@ std::string yaml_set_server(const std::optional<std::string>& text,
         return out;
     }
     const auto at = [](std::size_t i) { return static_cast<std::ptrdiff_t>(i); };
+    const auto at_ = at;
     if (s.begin) {
-        const auto want = indented(s.child_indent);
-        if (std::equal(want.begin(), want.end(), lines.begin() + at(*s.begin),
-                       lines.begin() + at(s.end)) &&
-            want.size() == s.end - *s.begin)
-            return *text;
-        lines.erase(lines.begin() + at(*s.begin), lines.begin() + at(s.end));
-        lines.insert(lines.begin() + at(*s.begin), want.begin(), want.end());
+        // Our block is there: only its command and args lines change.
+        const std::size_t inner =
+            *s.begin + 1 < s.end ? yaml_indent(lines[*s.begin + 1]) : s.child_indent + 2;
+        std::size_t after_header = *s.begin + 1;
+        for (std::size_t b = 1; b < block.size(); ++b) {
+            const std::string line = block[b].substr(yaml_indent(block[b]));
+            const std::string key = line.substr(0, line.find(':'));
+            const std::string want = std::string(inner, ' ') + line + cr;
+            YamlServer now = find_server(y, name);
+            std::optional<std::size_t> found;
+            std::string rest;
+            for (std::size_t i = *now.begin + 1; i < now.end && !found; ++i)
+                if (yaml_key(lines[i], inner, key, rest)) found = i;
+            if (!found) {
+                lines.insert(lines.begin() + at_(after_header), want);
+                ++after_header;
+                continue;
+            }
+            std::size_t stop = *found + 1; // a block list under the key goes with it
+            if (yaml_value(rest).empty())
+                while (stop < now.end &&
+                       (yaml_skip(lines[stop]) || yaml_indent(lines[stop]) > inner ||
+                        yaml_trim(lines[stop]).rfind("- ", 0) == 0))
+                    ++stop;
+            lines.erase(lines.begin() + at_(*found), lines.begin() + at_(stop));
+            lines.insert(lines.begin() + at_(*found), want);
+            after_header = *found + 1;
+        }
+        const std::string out = join_yaml(y);
+        return out == text.value_or(std::string()) ? *text : out;
     } else {
         if (s.flow_empty) lines[*s.section_line] = "mcp_servers:" + cr;
         const auto want = indented(s.child_indent);
@@ -334,6 +358,58 @@ std::string yaml_remove_server(const std::string& text, const std::string& name)
     y.lines.erase(y.lines.begin() + static_cast<std::ptrdiff_t>(*s.begin),
                   y.lines.begin() + static_cast<std::ptrdiff_t>(s.end));
     return join_yaml(y);
+}
+
+std::optional<std::vector<std::string>> yaml_server_args(const std::optional<std::string>& text,
+                                                         const std::string& name) {
+    const auto lines = yaml_server_lines(text, name);
+    if (!lines) return std::nullopt;
+    for (const auto& line : *lines) {
+        const std::string t = yaml_trim(line);
+        if (t.rfind("args:", 0) != 0) continue;
+        const auto parsed =
+            sutra::core::parse_within_nesting<nlohmann::json>(yaml_value(t.substr(5)));
+        if (!parsed.is_array()) return std::nullopt;
+        std::vector<std::string> out;
+        for (const auto& a : parsed) {
+            if (!a.is_string()) return std::nullopt;
+            out.push_back(a.get<std::string>());
+        }
+        return out;
+    }
+    return std::nullopt;
+}
+
+std::pair<std::string, std::string> yaml_document(const std::string& text) {
+    const auto multi = [] {
+        return std::runtime_error("holds more than one YAML document (`---`/`...` markers); "
+                                  "edit it by hand (nothing was changed)");
+    };
+    bool content = false;
+    std::optional<std::size_t> end_marker;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const auto nl = text.find('\n', start);
+        const std::size_t stop = nl == std::string::npos ? text.size() : nl + 1;
+        std::string line = text.substr(start, stop - start);
+        while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+        const bool marker_end = line == "..." || line.rfind("... ", 0) == 0;
+        const bool marker_start = line == "---" || line.rfind("--- ", 0) == 0;
+        if (end_marker) {
+            if (!yaml_skip(line)) throw multi();
+        } else if (marker_end) {
+            end_marker = start;
+        } else if (marker_start) {
+            if (content) throw multi();
+            content =
+                yaml_trim(line.substr(3)).rfind('#', 0) != 0 && !yaml_trim(line.substr(3)).empty();
+        } else if (!yaml_skip(line)) {
+            content = true;
+        }
+        start = stop;
+    }
+    if (!end_marker) return {text, std::string()};
+    return {text.substr(0, *end_marker), text.substr(*end_marker)};
 }
 
 } // namespace sutra::plugins::hermes

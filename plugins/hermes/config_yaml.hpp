@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sutra::plugins::hermes {
@@ -103,12 +104,24 @@ std::optional<std::string> yaml_server_command(const std::optional<std::string>&
                                                const std::string& name);
 
 /// `text` (absent = no file) with our child block set to `block` (lines at child indent 0,
-/// re-indented here); the same bytes when it is already there.
+/// re-indented here); the same bytes when it is already there. An existing block keeps its
+/// other keys (an upgrade changes only `command:` and `args:`).
 std::string yaml_set_server(const std::optional<std::string>& text,
                             const std::string& name,
                             const std::vector<std::string>& block);
 
 /// `text` without our child block (used only when the file changed since install).
 std::string yaml_remove_server(const std::string& text, const std::string& name);
+
+/// The `args:` flow list of our child block, decoded; nullopt when absent or another shape.
+std::optional<std::vector<std::string>> yaml_server_args(const std::optional<std::string>& text,
+                                                         const std::string& name);
+
+// ---- Document markers: a config.yaml is one document. `---` may open it and `...` may end
+// it; an edit goes before the `...`, where YAML still reads it as part of the document.
+
+/// `text` cut at its `...` line: {the document, the marker and what follows}. Throws when the
+/// file holds more than one document (content after `...`, or a `---` after content).
+std::pair<std::string, std::string> yaml_document(const std::string& text);
 
 } // namespace sutra::plugins::hermes

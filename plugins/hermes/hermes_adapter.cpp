@@ -228,41 +228,85 @@ std::string init_text(const std::string& host_program) {
                                host_program.empty() ? "sutra-host" : host_program);
 }
 
-// What install makes of config.yaml: sutra enabled and, given a server block, registered.
+// Runs an edit of config.yaml; a refusal names the file.
+template <class F> auto at_path(const std::string& path, F&& f) {
+    try {
+        return f();
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        if (what.rfind(path, 0) == 0) throw;
+        throw std::runtime_error(path + ": " + what);
+    }
+}
+
+struct Server {
+    std::string command;
+    std::vector<std::string> args;
+};
+
+// The server config.yaml registers under our name, when sutra wrote it.
+std::optional<Server> our_server(const std::optional<std::string>& text) {
+    const auto command = yaml_server_command(text, k_name);
+    const auto args = yaml_server_args(text, k_name);
+    if (!command || !args || !common::is_our_server(*command, *args)) return std::nullopt;
+    return Server{*command, *args};
+}
+
+// What install makes of config.yaml: sutra enabled and, given a server, registered; edited
+// before a `...` document end, and read back the way it was meant before it is used.
 std::string config_with(const std::optional<std::string>& text,
-                        const std::optional<std::vector<std::string>>& server) {
-    const std::string enabled = yaml_enable(text, k_name);
-    return server ? yaml_set_server(enabled, k_name, *server) : enabled;
+                        const std::string& path,
+                        bool enable,
+                        const std::optional<Server>& server) {
+    return at_path(path, [&] {
+        auto [body, tail] = yaml_document(text.value_or(std::string()));
+        const std::optional<std::string> doc =
+            text ? std::optional<std::string>(body) : std::nullopt;
+        std::string out = enable ? yaml_enable(doc, k_name) : doc.value_or(std::string());
+        if (server)
+            out = yaml_set_server(out, k_name,
+                                  yaml_server_block(k_name, server->command, server->args));
+        if (!tail.empty() && !out.empty() && out.back() != '\n') out += '\n';
+        out += tail;
+        if (text && out == *text) return out;
+        // The minimal YAML check: still one document, and sutra's entries read back as written.
+        yaml_document(out);
+        const auto got = our_server(out);
+        if ((enable && !yaml_lists(out, "enabled", k_name)) ||
+            (server && (!got || got->command != server->command || got->args != server->args)))
+            throw std::runtime_error("sutra could not add its entries safely; add them by hand "
+                                     "(nothing was changed)");
+        return out;
+    });
 }
 
 // The server block install writes for this home.
-std::vector<std::string> server_block(const std::string& sutra_program,
-                                      const std::string& home,
-                                      const std::vector<std::string>& tools) {
-    return yaml_server_block(k_name, sutra_program,
-                             common::mcp_args(k_restore_tool, store_namespace(home), tools));
+Server server_entry(const std::string& sutra_program,
+                    const std::string& home,
+                    const std::vector<std::string>& tools) {
+    return Server{sutra_program, common::mcp_args(k_restore_tool, store_namespace(home), tools)};
 }
 
 // The config.yaml change that removes our entries (see mcp_registration.hpp for the rule).
 std::optional<common::FilePlan> plan_config_uninstall(const std::string& path) {
     const auto before = common::read_text(path);
     if (!before) return std::nullopt;
-    const bool enabled = yaml_lists(before, "enabled", k_name);
-    auto server = yaml_server_lines(before, k_name);
-    if (server) {
-        const auto command = yaml_server_command(before, k_name);
-        if (!command || !common::is_sutra_program(*command)) server.reset(); // not ours
-    }
-    if (!enabled && !server) return std::nullopt;
-    const std::string stripped = server ? yaml_remove_server(yaml_disable(*before, k_name), k_name)
-                                        : yaml_disable(*before, k_name);
-    return common::plan_reverse(
-        path, *before,
-        [&](const std::optional<std::string>& text) {
-            const std::string e = enabled ? yaml_enable(text, k_name) : text.value_or("");
-            return server ? yaml_set_server(e, k_name, *server) : e;
-        },
-        stripped);
+    return at_path(path, [&]() -> std::optional<common::FilePlan> {
+        const bool enabled = yaml_lists(before, "enabled", k_name);
+        const auto server = our_server(before);
+        if (!enabled && !server) return std::nullopt;
+        std::string stripped = enabled ? yaml_disable(*before, k_name) : *before;
+        if (server) stripped = yaml_remove_server(stripped, k_name);
+        return common::plan_reverse(
+            path, *before,
+            [&](const std::optional<std::string>& text) {
+                return config_with(text, path, enabled, server);
+            },
+            stripped,
+            [&](const std::string& text) {
+                return yaml_lists(text, "enabled", k_name) || our_server(text).has_value();
+            });
+    });
 }
 
 } // namespace
@@ -286,23 +330,29 @@ struct Adapter {
             if (auto i = common::plan_owned_install(p.init, init_text(o.host_program), k_marker))
                 plans.push_back(*i);
             const auto before = common::read_text(p.config);
-            if (const auto command = yaml_server_command(before, k_name);
-                command && !common::is_sutra_program(*command))
+            const bool theirs = at_path(p.config, [&] {
+                return yaml_server_lines(before, k_name).has_value() && !our_server(before);
+            });
+            if (theirs)
                 throw std::runtime_error(p.config + " already has an MCP server named \"sutra\" "
-                                                    "that does not run sutra; remove it first "
+                                                    "that sutra did not write; remove it first "
                                                     "(nothing was changed)");
             const auto server =
                 o.sutra_program.empty()
                     ? std::nullopt
-                    : std::optional(server_block(o.sutra_program, p.home, o.mcp_tools));
-            const std::string after = config_with(before, server);
-            if (!before || after != *before)
-                plans.push_back(common::FilePlan{p.config, before ? "modify" : "create", before,
-                                                 after, std::nullopt});
+                    : std::optional(server_entry(o.sutra_program, p.home, o.mcp_tools));
+            const std::string after = config_with(before, p.config, true, server);
+            if (!before || after != *before) {
+                common::FilePlan plan{p.config, before ? "modify" : "create", before, after,
+                                      std::nullopt};
+                // An upgrade keeps the one backup of the user's own file.
+                plan.backup_before = !yaml_lists(before, "enabled", k_name) && !our_server(before);
+                plans.push_back(plan);
+            }
             common::ojson r = common::apply_plans(plans, o.dry_run);
             if (plans.empty()) r["messages"].push_back(p.plugin_dir + ": already installed");
             if (o.sutra_program.empty()) common::note_no_program(r);
-            if (yaml_lists(before, "disabled", k_name))
+            if (at_path(p.config, [&] { return yaml_lists(before, "disabled", k_name); }))
                 r["messages"].push_back(p.config + " lists sutra in plugins.disabled, which wins: "
                                                    "remove it there to turn sutra on");
             return r;
@@ -335,7 +385,10 @@ struct Adapter {
             if (init && init->find(k_marker) != std::string::npos)
                 host = common::baked_string(*init, k_host_prefix);
             const auto config = common::read_text(p.config);
-            const bool enabled = yaml_lists(config, "enabled", k_name);
+            const bool enabled =
+                at_path(p.config, [&] { return yaml_lists(config, "enabled", k_name); });
+            const bool disabled =
+                at_path(p.config, [&] { return yaml_lists(config, "disabled", k_name); });
             return common::ojson{
                 {"client", "hermes"},
                 {"found", fs::is_directory(p.home)},
@@ -343,7 +396,8 @@ struct Adapter {
                 {"path", p.plugin_dir},
                 {"command", host ? common::ojson(common::shell_word(*host) + " --adapter hermes")
                                  : common::ojson(nullptr)},
-                {"disabled", yaml_lists(config, "disabled", k_name)},
+                {"uncovered", common::ojson::array()},
+                {"disabled", disabled},
                 {"mcp", common::mcp_status(p.config, registered_mcp(p.home), k_restore_tool)}};
         });
     }
@@ -354,6 +408,8 @@ struct Adapter {
             for (int i = 1; i <= 800; ++i)
                 out += "test_case_" + std::to_string(i % 9) + " ... ok\n";
             out += "FAILED test_sample: assertion failed\n";
+            d["route"] = "transform_terminal_output plugin";
+            d["sample_bytes"] = out.size();
             d["sample_payload"] = common::ojson{{"hook", "transform_terminal_output"},
                                                 {"command", "pytest"},
                                                 {"output", out},

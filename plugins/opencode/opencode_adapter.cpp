@@ -16,6 +16,7 @@
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
+#include "plugins/common/json_text.hpp"
 #include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/paths.hpp"
 #include "plugins/common/plugin_files.hpp"
@@ -43,8 +44,15 @@ std::string config_dir() {
 std::string plugin_path() {
     return config_dir() + "/plugins/sutra.js";
 }
+// OpenCode reads opencode.json or opencode.jsonc, both in JSONC: sutra edits the one there,
+// opencode.json when both are or neither is.
 std::string mcp_config_path() {
-    return config_dir() + "/opencode.json";
+    const std::string json_path = config_dir() + "/opencode.json";
+    const std::string jsonc_path = json_path + "c";
+    std::error_code ec;
+    if (!std::filesystem::exists(json_path, ec) && std::filesystem::exists(jsonc_path, ec))
+        return jsonc_path;
+    return json_path;
 }
 
 constexpr const char* k_restore_tool = "sutra_sutra_restore";
@@ -68,13 +76,21 @@ std::string entry_command(const common::ojson& e) {
     return words.empty() ? std::string() : words.front();
 }
 
+// Only the entry install wrote is ever replaced or removed (mcp_registration.hpp).
+bool is_our_entry(const common::ojson& e) {
+    const auto words = entry_words(e);
+    return !words.empty() &&
+           common::is_our_server(words.front(),
+                                 std::vector<std::string>(words.begin() + 1, words.end()));
+}
+
 // The command line of our registered, enabled server; nullopt when there is none.
 std::optional<std::string> registered_mcp() {
     const auto text = common::read_text(common::real_target(mcp_config_path()));
     if (!text || text->find("\"sutra\"") == std::string::npos) return std::nullopt;
-    const json doc = sutra::core::parse_within_nesting<json>(*text);
-    if (!doc.is_object()) return std::nullopt;
-    const auto e = common::json_entry(doc, "mcp");
+    const auto doc = common::parse_json_text(*text, true);
+    if (!doc || !doc->is_object()) return std::nullopt;
+    const auto e = common::json_entry(*doc, "mcp");
     if (!e || !e->is_object() || !common::is_sutra_program(entry_command(*e)) ||
         e->value("enabled", true) == false)
         return std::nullopt;
@@ -200,7 +216,7 @@ struct Adapter {
             if (!o.sutra_program.empty()) {
                 mcp = common::plan_json_install(mcp_config_path(), "mcp",
                                                 mcp_entry(o.sutra_program, o.mcp_tools),
-                                                entry_command);
+                                                is_our_entry, true);
                 if (mcp) plans.push_back(*mcp);
             }
             auto r = common::apply_plans(plans, o.dry_run);
@@ -220,7 +236,8 @@ struct Adapter {
             std::vector<common::FilePlan> plans;
             if (auto p = common::plan_owned_uninstall(path, k_marker)) plans.push_back(*p);
             const bool plugin_found = !plans.empty();
-            if (auto m = common::plan_json_uninstall(mcp_config_path(), "mcp")) plans.push_back(*m);
+            if (auto m = common::plan_json_uninstall(mcp_config_path(), "mcp", is_our_entry, true))
+                plans.push_back(*m);
             common::ojson r = common::apply_plans(plans, o.dry_run);
             if (!plugin_found)
                 r["messages"].push_back(path + ": no sutra plugin, nothing to remove");
@@ -242,6 +259,7 @@ struct Adapter {
                 {"installed", host.has_value()},
                 {"path", path},
                 {"command", host ? common::ojson(command) : common::ojson(nullptr)},
+                {"uncovered", common::ojson::array()},
                 {"disabled", false},
                 {"mcp", common::mcp_status(mcp_config_path(), registered_mcp(), k_restore_tool)}};
         });
@@ -253,6 +271,8 @@ struct Adapter {
             for (int i = 1; i <= 400; ++i)
                 out += "[INFO] compiling module_" + std::to_string(i % 7) + ".cpp ... ok\n";
             out += "error: sample failure line that must stay visible\n";
+            d["route"] = "tool.execute.after plugin";
+            d["sample_bytes"] = out.size();
             d["sample_payload"] =
                 common::ojson{{"hook", "tool.execute.after"},
                               {"input",

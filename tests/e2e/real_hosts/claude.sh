@@ -72,12 +72,35 @@ stop_mock
 
 # Failing commands: Claude Code sends a non-zero exit to PostToolUseFailure, which cannot replace
 # output, so the opt-in PreToolUse route runs Bash commands under `sutra exec`. The model runs a
-# failing build, restores one elided range through the shell, and runs a small command.
+# failing build, restores one elided range through the shell, runs a small command, then
+# `cd sub && <failing tests>` and `pwd`.
 check "sutra install --client claude --wrap-bash" '"$SUTRA_BIN" install --client claude --wrap-bash >"$T/install-wrap.out"'
 check "the PreToolUse route for Bash is in settings.json" \
     '[ "$(json "$HOME/.claude/settings.json" "d[\"hooks\"][\"PreToolUse\"][-1][\"matcher\"]")" = Bash ]'
 rm -f "$T"/mock/req-*.json "$T/mock/port"
-start_mock mock_claude.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"tool":"Bash","input":{"command":"cat "+sys.argv[1]+"; exit 3","description":"build"}},{"bash_restore":sys.argv[2]},{"tool":"Bash","input":{"command":"printf '"'"'small output\\n'"'"'","description":"small"}}]))' "$T/big.log" "$SUTRA_BIN")"
+# Then `cd sub && <a failing test run>` (exit 3, failure lines in the middle): the route keeps
+# the cd in the host's shell and wraps only the test run. Claude Code 2.1.332 keeps a command's
+# directory change only when the command succeeds (with or without the route, as run by hand:
+# after `cd sub && sh -c "exit 3"` the next `pwd` shows the project folder both ways), so the
+# `pwd` after the failing run shows the project folder, and after `cd sub && <the same tests,
+# passing>` it shows sub.
+mkdir -p "$T/proj/sub"
+cat >"$T/proj/sub/run_tests.py" <<'PY'
+import sys
+out = ["collected 900 items\n"]
+for i in range(900):
+    out.append(f"tests/test_module_{i % 30:02d}.py::test_case_{i:04d} PASSED{' ' * 24}[{i * 100 // 900:3d}%]\n")
+    if i == 450:
+        out += ["tests/test_billing.py::test_round_cents FAILED                          [ 50%]\n",
+                "E       AssertionError: assert 101 == 100\n"]
+out.append("========================= 1 failed, 900 passed in 9.02s =========================\n")
+if sys.argv[1:] == ["ok"]:
+    out = [l.replace("FAILED", "PASSED") for l in out if not l.startswith("E ")]
+sys.stdout.write("".join(out))
+sys.exit(0 if sys.argv[1:] == ["ok"] else 3)
+PY
+python3 "$T/proj/sub/run_tests.py" >"$T/sub-tests.log"
+start_mock mock_claude.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"tool":"Bash","input":{"command":"cat "+sys.argv[1]+"; exit 3","description":"build"}},{"bash_restore":sys.argv[2]},{"tool":"Bash","input":{"command":"printf '"'"'small output\\n'"'"'","description":"small"}},{"tool":"Bash","input":{"command":"cd sub && python3 run_tests.py","description":"tests in sub"}},{"tool":"Bash","input":{"command":"pwd","description":"where"}},{"tool":"Bash","input":{"command":"cd sub && python3 run_tests.py ok","description":"passing tests in sub"}},{"tool":"Bash","input":{"command":"pwd","description":"where now"}}]))' "$T/big.log" "$SUTRA_BIN")"
 started=$SECONDS
 ANTHROPIC_BASE_URL=http://127.0.0.1:$port timeout 300 "$host_bin" -p "go" \
     --allowedTools "Bash mcp__sutra__sutra_restore" --debug-file "$T/debug-wrap.log" >"$T/run-wrap.out" 2>&1
@@ -103,6 +126,21 @@ check "a sutra restore through Bash reaches the model untouched" \
 result 3 || bad "no request carried the small command's result"
 check "a small output arrives unchanged" '[ "$(json "$T/result-3.json" "d[\"text\"]")" = "small output" ]'
 check "the debug log shows the Bash commands ran as rewritten by the hook" 'grep -q "exec --shell" "$T/debug-wrap.log"'
+result 4 || bad "no request carried the cd command's result"
+python3 -c 'import json,sys; sys.stdout.write(json.load(open(sys.argv[1]))["text"])' "$T/result-4.json" >"$T/cd-view.txt"
+echo "  cd sub && failing tests: the model got $(wc -c <"$T/cd-view.txt") bytes of $(wc -c <"$T/sub-tests.log")"
+check "cd sub && failing tests: still a failure with its status (is_error, Exit code 3)" \
+    '[ "$(json "$T/result-4.json" "d[\"is_error\"]")" = True ] && head -1 "$T/cd-view.txt" | grep -qx "Exit code 3"'
+check "cd sub && failing tests: sutra's view (a marker)" 'grep -q "\[sutra: " "$T/cd-view.txt"'
+check "cd sub && failing tests: every failure line is visible" \
+    '(grep -E "FAILED|^E " "$T/sub-tests.log" | while IFS= read -r l; do grep -qxF -- "$l" "$T/cd-view.txt" || exit 1; done)'
+check "the hook kept the cd in the host's shell and wrapped the rest" 'grep -q "cd sub && .*exec --shell" "$T/debug-wrap.log"'
+result 5 || bad "no request carried the pwd result"
+check "after the failing run, pwd shows the project folder (the host drops a failed command's cd)" '[ "$(json "$T/result-5.json" "d[\"text\"]")" = "$T/proj" ]'
+result 6 || bad "no request carried the passing run's result"
+check "cd sub && passing tests: no failure" '[ "$(json "$T/result-6.json" "d[\"is_error\"]")" = False ]'
+result 7 || bad "no request carried the second pwd result"
+check "a later pwd in the same session shows sub" '[ "$(json "$T/result-7.json" "d[\"text\"]")" = "$T/proj/sub" ]'
 stop_mock
 
 check "sutra uninstall --client claude" '"$SUTRA_BIN" uninstall --client claude >"$T/uninstall.out"'

@@ -1,0 +1,316 @@
+// See json_text.hpp.
+
+#include "plugins/common/json_text.hpp"
+
+#include "core/json_nesting.hpp"
+#include "plugins/common/hook_settings.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace sutra::plugins::common {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+struct Member {
+    std::string key;
+    std::size_t key_begin, value_begin, value_end;
+};
+
+struct Object {
+    std::size_t open = 0, close = 0; // the braces
+    std::vector<Member> members;
+};
+
+std::runtime_error bad() {
+    return std::runtime_error("not valid JSON");
+}
+
+// Positions in a text already known to parse: whitespace and comments are skipped alike.
+class Scanner {
+public:
+    explicit Scanner(const std::string& text) : t(text) {}
+
+    std::size_t skip(std::size_t i) const {
+        while (i < t.size()) {
+            const char c = t[i];
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                ++i;
+            } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '/') {
+                i = t.find('\n', i);
+                if (i == std::string::npos) return t.size();
+            } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
+                const auto end = t.find("*/", i + 2);
+                if (end == std::string::npos) throw bad();
+                i = end + 2;
+            } else {
+                break;
+            }
+        }
+        return i;
+    }
+
+    std::size_t string_end(std::size_t i) const {
+        for (std::size_t k = i + 1; k < t.size(); ++k) {
+            if (t[k] == '\\') {
+                ++k;
+            } else if (t[k] == '"') {
+                return k + 1;
+            }
+        }
+        throw bad();
+    }
+
+    std::size_t value_end(std::size_t i, int depth = 0) const {
+        if (i >= t.size() || depth > 256) throw bad();
+        if (t[i] == '"') return string_end(i);
+        if (t[i] == '{' || t[i] == '[') {
+            const bool is_object = t[i] == '{';
+            const char close = is_object ? '}' : ']';
+            std::size_t k = skip(i + 1);
+            while (k < t.size() && t[k] != close) {
+                if (is_object) {
+                    if (t[k] != '"') throw bad();
+                    k = skip(string_end(k));
+                    if (k >= t.size() || t[k] != ':') throw bad();
+                    k = skip(k + 1);
+                }
+                k = skip(value_end(k, depth + 1));
+                if (k < t.size() && t[k] == ',')
+                    k = skip(k + 1);
+                else if (k >= t.size() || t[k] != close)
+                    throw bad();
+            }
+            if (k >= t.size()) throw bad();
+            return k + 1;
+        }
+        std::size_t k = i;
+        while (k < t.size() && std::strchr(",}] \t\r\n/", t[k]) == nullptr) ++k;
+        if (k == i) throw bad();
+        return k;
+    }
+
+    Object object(std::size_t open) const {
+        if (open >= t.size() || t[open] != '{') throw bad();
+        Object o;
+        o.open = open;
+        std::size_t k = skip(open + 1);
+        while (k < t.size() && t[k] != '}') {
+            Member m{};
+            m.key_begin = k;
+            const std::size_t key_end = string_end(k);
+            m.key = ojson::parse(t.substr(k, key_end - k)).get<std::string>();
+            k = skip(key_end) + 1; // past ':'
+            m.value_begin = skip(k);
+            m.value_end = value_end(m.value_begin);
+            o.members.push_back(m);
+            k = skip(m.value_end);
+            if (k < t.size() && t[k] == ',') k = skip(k + 1);
+        }
+        if (k >= t.size()) throw bad();
+        o.close = k;
+        return o;
+    }
+
+    std::size_t line_start(std::size_t i) const {
+        const auto nl = t.rfind('\n', i == 0 ? 0 : i - 1);
+        return i == 0 || nl == std::string::npos ? 0 : nl + 1;
+    }
+
+    // The blanks before `i` on its line, when only blanks precede it there.
+    std::optional<std::string> own_line_pad(std::size_t i) const {
+        const std::size_t ls = line_start(i);
+        const std::string pad = t.substr(ls, i - ls);
+        if (pad.find_first_not_of(" \t") != std::string::npos) return std::nullopt;
+        return pad;
+    }
+
+    // True when only blanks and a line comment follow `i` up to the end of its line.
+    bool rest_of_line_free(std::size_t i) const {
+        while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r')) ++i;
+        return i >= t.size() || t[i] == '\n' || t.compare(i, 2, "//") == 0;
+    }
+
+    const std::string& t;
+};
+
+std::string indent_unit(const std::string& text) {
+    const auto [width, ch] = detect_indent(text);
+    return std::string(static_cast<std::size_t>(width), ch);
+}
+
+// `value` as multi-line JSON whose continuation lines start with `pad`.
+std::string formatted(const ojson& value, const std::string& pad, const std::string& unit) {
+    const std::string one = value.dump(static_cast<int>(unit.size()), unit.empty() ? ' ' : unit[0],
+                                       false, ojson::error_handler_t::strict);
+    std::string out;
+    for (char c : one) {
+        out += c;
+        if (c == '\n') out += pad;
+    }
+    return out;
+}
+
+std::string member_text(const std::string& key,
+                        const ojson& value,
+                        const std::string& pad,
+                        const std::string& unit) {
+    return ojson(key).dump() + ": " + formatted(value, pad, unit);
+}
+
+// `text` with `"key": value` added as the last member of `o`.
+std::string insert_member(const std::string& text,
+                          const Scanner& s,
+                          const Object& o,
+                          const std::string& key,
+                          const ojson& value) {
+    const std::string unit = indent_unit(text);
+    const std::size_t ls = s.line_start(o.open);
+    const std::string outer = text.substr(ls, text.find_first_not_of(" \t", ls) - ls);
+    const bool multi_line = text.find('\n', o.open) < o.close;
+    if (o.members.empty()) {
+        const std::string pad = outer + unit;
+        return text.substr(0, o.open) + "{\n" + pad + member_text(key, value, pad, unit) + "\n" +
+               outer + "}" + text.substr(o.close + 1);
+    }
+    const Member& last = o.members.back();
+    std::size_t at = last.value_end;
+    const std::size_t next = s.skip(at);
+    const bool has_comma = next < text.size() && text[next] == ',';
+    if (has_comma) at = next + 1;
+    const auto pad = s.own_line_pad(last.key_begin);
+    if (multi_line && pad && s.rest_of_line_free(at)) {
+        const auto nl = text.find('\n', at);
+        if (nl != std::string::npos && nl < o.close) {
+            return text.substr(0, at) + (has_comma ? "" : ",") + text.substr(at, nl + 1 - at) +
+                   *pad + member_text(key, value, *pad, unit) + "\n" + text.substr(nl + 1);
+        }
+    }
+    return text.substr(0, at) + (has_comma ? " " : ", ") + ojson(key).dump() + ": " +
+           value.dump(-1, ' ', false, ojson::error_handler_t::strict) + text.substr(at);
+}
+
+// `text` without member `index` of `o`: its own line(s) when it has them, and one comma.
+std::string
+remove_member(const std::string& text, const Scanner& s, const Object& o, std::size_t index) {
+    const Member& m = o.members[index];
+    const bool own_line = s.own_line_pad(m.key_begin).has_value();
+    std::size_t begin = own_line ? s.line_start(m.key_begin) : m.key_begin;
+    std::size_t end = m.value_end;
+    std::optional<std::size_t> prev_comma;
+    if (const std::size_t next = s.skip(end); next < text.size() && text[next] == ',') {
+        end = next + 1;
+    } else if (index > 0) {
+        // The last member: the comma after the one before it goes instead.
+        const std::size_t comma = s.skip(o.members[index - 1].value_end);
+        if (text[comma] == ',') {
+            if (own_line)
+                prev_comma = comma;
+            else
+                begin = comma; // on one line: `, "key": value`
+        }
+    }
+    if (own_line && s.rest_of_line_free(end)) {
+        std::size_t k = end;
+        while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r')) ++k;
+        if (k < text.size() && text[k] == '\n') end = k + 1;
+    }
+    std::string out = text;
+    out.erase(begin, end - begin);
+    if (prev_comma) out.erase(*prev_comma, 1); // before `begin`: its offset is unchanged
+    return out;
+}
+
+} // namespace
+
+std::optional<ojson> parse_json_text(const std::string& text, bool jsonc) {
+    if (!jsonc) {
+        ojson doc = sutra::core::parse_within_nesting<ojson>(text);
+        if (doc.is_discarded()) return std::nullopt;
+        return doc;
+    }
+    // Trailing commas out (outside strings and comments), then nlohmann's comment support.
+    try {
+        const Scanner s(text);
+        std::string plain;
+        std::size_t i = 0;
+        while (i < text.size()) {
+            const char c = text[i];
+            if (c == '"') {
+                const std::size_t e = s.string_end(i);
+                plain += text.substr(i, e - i);
+                i = e;
+            } else if (c == '/' && i + 1 < text.size() &&
+                       (text[i + 1] == '/' || text[i + 1] == '*')) {
+                const std::size_t e = s.skip(i);
+                plain += std::string(e - i, ' '); // comments become blanks: offsets stay
+                i = e;
+            } else if (c == ',') {
+                const std::size_t n = s.skip(i + 1);
+                plain += (n < text.size() && (text[n] == '}' || text[n] == ']')) ? ' ' : ',';
+                ++i;
+            } else {
+                plain += c;
+                ++i;
+            }
+        }
+        ojson doc = sutra::core::parse_within_nesting<ojson>(plain);
+        if (doc.is_discarded()) return std::nullopt;
+        return doc;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::string json_text_set(const std::string& text,
+                          const std::string& section,
+                          const std::string& name,
+                          const ojson& value) {
+    const Scanner s(text);
+    const std::size_t start = s.skip(0);
+    if (start >= text.size())
+        return ojson{{section, ojson{{name, value}}}}.dump(2, ' ', false,
+                                                           ojson::error_handler_t::strict) +
+               "\n";
+    if (text[start] != '{') throw std::runtime_error("not a JSON object");
+    const Object top = s.object(start);
+    for (const Member& sec : top.members) {
+        if (sec.key != section) continue;
+        if (text[sec.value_begin] != '{')
+            throw std::runtime_error("\"" + section + "\" is not an object");
+        const Object inner = s.object(sec.value_begin);
+        for (const Member& m : inner.members) {
+            if (m.key != name) continue;
+            const std::string pad = s.own_line_pad(m.key_begin).value_or("");
+            return text.substr(0, m.value_begin) + formatted(value, pad, indent_unit(text)) +
+                   text.substr(m.value_end);
+        }
+        return insert_member(text, s, inner, name, value);
+    }
+    return insert_member(text, s, top, section, ojson{{name, value}});
+}
+
+std::string
+json_text_remove(const std::string& text, const std::string& section, const std::string& name) {
+    const Scanner s(text);
+    const std::size_t start = s.skip(0);
+    if (start >= text.size() || text[start] != '{') return text;
+    const Object top = s.object(start);
+    for (std::size_t i = 0; i < top.members.size(); ++i) {
+        const Member& sec = top.members[i];
+        if (sec.key != section || text[sec.value_begin] != '{') continue;
+        const Object inner = s.object(sec.value_begin);
+        for (std::size_t k = 0; k < inner.members.size(); ++k) {
+            if (inner.members[k].key != name) continue;
+            // The section held only our entry: it goes with it.
+            if (inner.members.size() == 1) return remove_member(text, s, top, i);
+            return remove_member(text, s, inner, k);
+        }
+    }
+    return text;
+}
+
+} // namespace sutra::plugins::common
