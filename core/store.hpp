@@ -134,6 +134,7 @@ private:
     StoreOptions m_options;
     std::string m_key; ///< 32 secret bytes
     std::int64_t now() const;
+    static std::expected<Store, StoreError> open_with(const StoreOptions& options, bool create);
 };
 
 /// One entry written as it streams (`sutra exec`): each append goes to a 0600 temp file created

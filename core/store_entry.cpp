@@ -159,12 +159,15 @@ std::int64_t Store::now() const {
     return store_now(m_options);
 }
 
-std::expected<Store, StoreError> Store::open(const StoreOptions& options) {
+// Opens the store: `create` makes a missing directory and key (a write), else both must exist
+// already (a read, which must leave nothing behind).
+std::expected<Store, StoreError> Store::open_with(const StoreOptions& options, bool create) {
     try {
         if (!sodium_ready()) return fail(StoreErrc::io, "store: libsodium failed to initialise");
-        auto dirfd = prepare_store_dir(options.dir);
+        auto dirfd = create ? prepare_store_dir(options.dir) : open_store_dir(options.dir);
         if (!dirfd) return std::unexpected(dirfd.error());
-        auto key = load_or_create_key(dirfd->get(), options.dir);
+        auto key = create ? load_or_create_key(dirfd->get(), options.dir)
+                          : read_key(dirfd->get(), options.dir);
         if (!key) return std::unexpected(key.error());
         Store store;
         store.m_options = options;
@@ -175,20 +178,12 @@ std::expected<Store, StoreError> Store::open(const StoreOptions& options) {
     }
 }
 
+std::expected<Store, StoreError> Store::open(const StoreOptions& options) {
+    return open_with(options, true);
+}
+
 std::expected<Store, StoreError> Store::open_existing(const StoreOptions& options) {
-    try {
-        if (!sodium_ready()) return fail(StoreErrc::io, "store: libsodium failed to initialise");
-        auto dirfd = open_store_dir(options.dir);
-        if (!dirfd) return std::unexpected(dirfd.error());
-        auto key = read_key(dirfd->get(), options.dir);
-        if (!key) return std::unexpected(key.error());
-        Store store;
-        store.m_options = options;
-        store.m_key = std::move(*key);
-        return store;
-    } catch (const std::exception& e) {
-        return fail(StoreErrc::io, fmt::format("store: {}", e.what()));
-    }
+    return open_with(options, false);
 }
 
 std::string Store::id_for(std::string_view content) const {
