@@ -217,15 +217,24 @@ bool is_letter(unsigned char c) {
 // `--fail-fast`, `src/error/`, `include/errors.h`, `on_error`, `error_code`): the token around
 // it (up to blanks, quotes, brackets and commas) starts with a dash, holds a slash, or joins the
 // word to another with an underscore (unless a colon follows, as after an error code), or the
-// word (with its trailing letters) is a file's stem.
+// word (with its trailing letters) is a file's stem. A token longer than k_name_reach on either
+// side of the word (a base64 blob, a minified bundle) is a name too, and is not scanned further:
+// scanning each hit's whole token made a 4 MB blob quadratic.
 bool KeyMatcher::inside_name(const unsigned char* s,
                              std::size_t n,
                              std::size_t p,
                              std::size_t len) {
+    constexpr std::size_t k_name_reach = 256;
     std::size_t a = p;
-    while (a > 0 && !separates(s[a - 1])) --a;
+    while (a > 0 && !separates(s[a - 1])) {
+        if (p - a == k_name_reach) return true;
+        --a;
+    }
     std::size_t b = p + len;
-    while (b < n && !separates(s[b])) ++b;
+    while (b < n && !separates(s[b])) {
+        if (b - (p + len) == k_name_reach) return true;
+        ++b;
+    }
     if (s[a] == '-' && a + 1 < b && (is_letter(s[a + 1]) || s[a + 1] == '-')) return true;
     for (std::size_t i = a; i < b; ++i)
         if (s[i] == '/') return true;

@@ -78,6 +78,7 @@ bool reference_inside_name(const std::string& s, std::size_t p, std::size_t len)
     const std::size_t after = s.find_first_of(seps, p + len);
     const std::string token = s.substr(a, (after == std::string::npos ? s.size() : after) - a);
     const std::size_t at = p - a;
+    if (at > 256 || token.size() - (at + len) > 256) return true; // a blob, not a message
     auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
     if (token.size() > 1 && token[0] == '-' && (letter(token[1]) || token[1] == '-')) return true;
     if (token.find('/') != std::string::npos) return true;
@@ -139,6 +140,17 @@ TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
              "quota_exceeded: tenant t-9932 over plan by 17 percent",
          })
         EXPECT_EQ(keys.level(critical), Level::critical) << critical;
+    // A word inside a long unbroken token (a base64 blob, a minified bundle) is part of it; the
+    // same word beside the blob, after a blank, is not.
+    std::string blob;
+    for (int i = 0; i < 2000; ++i) blob += "QmFzZTY0+x"[i % 10];
+    for (const std::size_t at : {300u, 1000u, 1700u}) {
+        std::string line = blob;
+        line.insert(at, "error");
+        EXPECT_NE(keys.level(line), Level::critical) << at;
+        EXPECT_EQ(keys.level(line + " error"), Level::critical) << at;
+        EXPECT_EQ(keys.level("error " + line), Level::critical) << at;
+    }
 }
 
 // The matcher tests every other byte pair; a word at any offset, in any case, next to any
@@ -159,6 +171,8 @@ TEST(Classify, KeyLevelsMatchAPlainSearchOverRandomLines) {
             const int parts = static_cast<int>(rng() % 4);
             for (int p = 0; p <= parts; ++p) {
                 for (unsigned k = rng() % 6; k > 0; --k) line += filler[rng() % filler.size()];
+                // Now and then an unbroken run of 250-262 bytes, around the 256-byte reach.
+                if (rng() % 16 == 0) line.append(250 + rng() % 13, "xQ0."[rng() % 4]);
                 if (rng() % 3 == 0) {
                     std::string w = pool[rng() % pool.size()];
                     // Random case, and sometimes one byte cut off so near-misses occur too.

@@ -3,6 +3,7 @@
 // stack.md §5.6), plus the contracts around them: invalid UTF-8, chunked counting, threads and
 // the `sutra tokens` command. When the build has no rank files every test skips.
 
+#include "core/tokenizer/bpe.hpp"
 #include "core/tokenizer/pretokenize.hpp"
 #include "core/tokenizer/rank_table.hpp"
 #include "core/tokenizer/tokenizer.hpp"
@@ -436,6 +437,100 @@ TEST(TokenizerCli, CountsFileAndStdin) {
               "2\n");
     run("'" + bin + "' tokens --encoding p50k < /dev/null 2>/dev/null", &status);
     EXPECT_EQ(status, 2);
+}
+
+// The three merge loops of bpe.cpp give the same tokens. The scan mirrors tiktoken's loop and
+// is checked against its vectors above; the heap and the sweep must agree with it on long pieces
+// of every kind: runs of one byte, short periods, small and large alphabets, random bytes
+// (which make pairs of many ranks, the case where the sweep may have to hand over to the heap).
+TEST(TokenizerMergeLoops, HeapAndSweepAgreeWithTheScan) {
+    SKIP_WITHOUT_DATA();
+    using Loop = tok::BytePairEncoder::MergeLoop;
+    const std::vector<std::string> alphabets = {
+        "a",
+        " ",
+        "0",
+        "ab",
+        "aab",
+        "=-",
+        "abcdefghijklmnopqrstuvwxyz",
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+        "\xc3\xa9",
+        "the ",
+        "\n\n\t "};
+    std::mt19937 rng(11);
+    for (const std::string name : {"o200k_base", "cl100k_base"}) {
+        auto table =
+            tok::RankTable::map_image(std::string(SUTRA_TOKEN_SHARE) + "/" + name + ".sutratok");
+        ASSERT_TRUE(table.has_value()) << table.error();
+        tok::BytePairEncoder bpe(*table);
+        int pieces = 0;
+        for (int round = 0; round < 40; ++round) {
+            for (std::size_t a = 0; a <= alphabets.size(); ++a) {
+                const std::size_t length = 129 + rng() % 1500;
+                std::string piece;
+                // Either a random walk over one alphabet, a periodic string, or random bytes.
+                const bool periodic = round % 2 == 1;
+                for (std::size_t i = 0; piece.size() < length; ++i) {
+                    if (a == alphabets.size()) {
+                        piece += static_cast<char>(rng() % 256);
+                    } else if (periodic) {
+                        piece += alphabets[a][i % alphabets[a].size()];
+                    } else {
+                        piece += alphabets[a][rng() % alphabets[a].size()];
+                    }
+                }
+                const auto scan = bpe.bounds_using(Loop::scan, piece);
+                ASSERT_EQ(bpe.bounds_using(Loop::heap, piece), scan) << name << " " << a;
+                ASSERT_EQ(bpe.bounds_using(Loop::sweep, piece), scan) << name << " " << a;
+                ASSERT_EQ(bpe.count_using(Loop::sweep, piece), scan.size() - 1);
+                ++pieces;
+            }
+        }
+        EXPECT_EQ(pieces, 40 * static_cast<int>(alphabets.size() + 1));
+    }
+}
+
+// A vocabulary where a merge makes a pair ranked below the one just merged ("bc" ranks after
+// "abc" and "bcb"; in "bcbc" the heap merges "bcb" before the second "bc"): the sweep's
+// left-to-right order is no longer the heap's, so it must hand the piece over to the heap, and the
+// result must still be the scan's.
+TEST(TokenizerMergeLoops, SweepHandsOverWhenAMergeMakesALowerRank) {
+    std::string file;
+    const auto line = [&](std::string_view bytes, int rank) {
+        static constexpr char b64[] =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        std::string out;
+        for (std::size_t i = 0; i < bytes.size(); i += 3) {
+            std::uint32_t v = static_cast<unsigned char>(bytes[i]) << 16;
+            if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+            if (i + 2 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 2]);
+            out += b64[(v >> 18) & 63];
+            out += b64[(v >> 12) & 63];
+            out += i + 1 < bytes.size() ? b64[(v >> 6) & 63] : '=';
+            out += i + 2 < bytes.size() ? b64[v & 63] : '=';
+        }
+        file += out + " " + std::to_string(rank) + "\n";
+    };
+    for (int b = 0; b < 256; ++b) line(std::string(1, static_cast<char>(b)), b);
+    line("abc", 256);
+    line("bcb", 257);
+    line("bc", 258);
+    line("abcabc", 259);
+    auto table = tok::RankTable::parse(file);
+    ASSERT_TRUE(table.has_value()) << table.error();
+    tok::BytePairEncoder bpe(*table);
+    using Loop = tok::BytePairEncoder::MergeLoop;
+    for (const std::string piece : {"abc", "abcabc", "bcbc", "xabcabcabcbcbc", "aabcbcc"}) {
+        std::string long_piece;
+        while (long_piece.size() <= 300) long_piece += piece;
+        for (const std::string& p : {piece, long_piece}) {
+            const auto scan = bpe.bounds_using(Loop::scan, p);
+            EXPECT_EQ(bpe.bounds_using(Loop::sweep, p), scan) << p;
+            EXPECT_EQ(bpe.bounds_using(Loop::heap, p), scan) << p;
+        }
+    }
+    EXPECT_EQ(bpe.count_using(Loop::sweep, "abcabc"), 1u);
 }
 
 // Large inputs: long single pieces (the heap merge path), long whitespace runs, and long

@@ -27,6 +27,9 @@
 //     and its pair still has that rank. Such an entry describes a current pair, and since every
 //     current pair has an entry, the top valid entry is the global minimum, leftmost on ties:
 //     the same choice the scan makes.
+//   - merge_sweep (bpe_sweep.cpp), for pieces past k_sweep_from bytes, gives the heap's result
+//     in linear time in practice: a 4 MB run of one letter cost ~1.2 s in the heap. When its
+//     precondition fails it hands the piece to merge_heap.
 
 #include "core/tokenizer/bpe.hpp"
 
@@ -37,6 +40,8 @@ namespace sutra::core::tokenizer {
 namespace {
 
 constexpr std::size_t k_scan_limit = 128;
+// Below this the heap's log factor is small and it allocates less than the sweep's buckets.
+constexpr std::size_t k_sweep_from = 4096;
 constexpr std::uint32_t k_none = RankTable::k_none;
 constexpr std::uint32_t k_dead = UINT32_MAX; // m_next value of a part merged into its left
 
@@ -72,7 +77,32 @@ void BytePairEncoder::encode(std::string_view piece, std::vector<std::uint32_t>&
 }
 
 std::size_t BytePairEncoder::merge(std::string_view piece) {
-    return piece.size() <= k_scan_limit ? merge_scan(piece) : merge_heap(piece);
+    if (piece.size() <= k_scan_limit) return merge_scan(piece);
+    return merge_using(piece.size() < k_sweep_from ? MergeLoop::heap : MergeLoop::sweep, piece);
+}
+
+std::size_t BytePairEncoder::merge_using(MergeLoop loop, std::string_view piece) {
+    switch (loop) {
+    case MergeLoop::scan:
+        return merge_scan(piece);
+    case MergeLoop::heap:
+        return merge_heap(piece);
+    case MergeLoop::sweep:
+        break;
+    }
+    if (const std::size_t parts = merge_sweep(piece); parts != 0) return parts;
+    return merge_heap(piece);
+}
+
+std::size_t BytePairEncoder::count_using(MergeLoop loop, std::string_view piece) {
+    if (piece.size() <= 1) return piece.size();
+    return merge_using(loop, piece);
+}
+
+std::vector<std::uint32_t> BytePairEncoder::bounds_using(MergeLoop loop, std::string_view piece) {
+    if (piece.size() <= 1) return {0, static_cast<std::uint32_t>(piece.size())};
+    merge_using(loop, piece);
+    return m_bounds;
 }
 
 std::size_t BytePairEncoder::merge_scan(std::string_view piece) {
@@ -120,14 +150,9 @@ std::size_t BytePairEncoder::merge_scan(std::string_view piece) {
 std::size_t BytePairEncoder::merge_heap(std::string_view piece) {
     const std::size_t n = piece.size();
     // Parts are named by their start offset; n is the end sentinel.
-    m_next.resize(n + 1);
-    m_prev.resize(n + 1);
+    link_parts(n);
     m_pair_rank.assign(n + 1, k_none);
     m_heap.clear();
-    for (std::size_t i = 0; i <= n; ++i) {
-        m_next[i] = static_cast<std::uint32_t>(i + 1);
-        m_prev[i] = static_cast<std::uint32_t>(i - 1); // wraps for i == 0: never read
-    }
     const auto key = [](std::uint32_t rank, std::size_t start) {
         return (std::uint64_t{rank} << 32) | start;
     };
@@ -172,6 +197,15 @@ std::size_t BytePairEncoder::merge_heap(std::string_view piece) {
     for (std::uint32_t at = 0; at < n; at = m_next[at]) m_bounds.push_back(at);
     m_bounds.push_back(static_cast<std::uint32_t>(n));
     return parts;
+}
+
+void BytePairEncoder::link_parts(std::size_t n) {
+    m_next.resize(n + 1);
+    m_prev.resize(n + 1);
+    for (std::size_t i = 0; i <= n; ++i) {
+        m_next[i] = static_cast<std::uint32_t>(i + 1);
+        m_prev[i] = static_cast<std::uint32_t>(i - 1); // wraps for i == 0: never read
+    }
 }
 
 } // namespace sutra::core::tokenizer

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -14,7 +15,8 @@ namespace sutra::core::tokenizer {
 /// buffers that are reused from piece to piece, so use one per thread; the table is shared.
 class BytePairEncoder {
 public:
-    explicit BytePairEncoder(const RankTable& table) : m_table(table) {}
+    explicit BytePairEncoder(const RankTable& table);
+    ~BytePairEncoder();
 
     /// The number of tokens `piece` encodes to. An empty piece has none.
     std::size_t count(std::string_view piece);
@@ -22,12 +24,23 @@ public:
     /// Appends the token ids (ranks) of `piece` to `out`.
     void encode(std::string_view piece, std::vector<std::uint32_t>& out);
 
+    /// The merge loops (bpe.cpp says how they differ). count() picks one by length; tests run
+    /// each on the same pieces to prove they agree.
+    enum class MergeLoop { scan, heap, sweep };
+    std::size_t count_using(MergeLoop loop, std::string_view piece);
+    /// The token boundaries of `piece` (start offsets, then its end) under `loop`.
+    std::vector<std::uint32_t> bounds_using(MergeLoop loop, std::string_view piece);
+
 private:
     // Splits `piece` into token boundaries, leaving them in m_bounds (start offsets plus the
     // end); returns the token count.
     std::size_t merge(std::string_view piece);
+    std::size_t merge_using(MergeLoop loop, std::string_view piece);
     std::size_t merge_scan(std::string_view piece);
     std::size_t merge_heap(std::string_view piece);
+    // 0 when it had to stop (see bpe.cpp); merge_using then runs merge_heap.
+    std::size_t merge_sweep(std::string_view piece);
+    void link_parts(std::size_t n);
     std::uint32_t rank_of(std::string_view piece, std::size_t begin, std::size_t end) const;
 
     const RankTable& m_table;
@@ -41,6 +54,8 @@ private:
     // Heap path only: a doubly linked list over byte offsets, and the pending merges.
     std::vector<std::uint32_t> m_next, m_prev, m_pair_rank;
     std::vector<std::uint64_t> m_heap;
+    struct Sweep; // merge_sweep's scratch (bpe_sweep.cpp)
+    std::unique_ptr<Sweep> m_sweep;
 };
 
 } // namespace sutra::core::tokenizer
