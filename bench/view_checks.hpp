@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <expected>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -131,6 +132,10 @@ inline std::vector<Marker> parse_markers(std::string_view view, std::string_view
                 if (rest.starts_with("--full")) {
                     m.mode = core::RestoreMode::full;
                     m.has_call = true;
+                } else if (rest.starts_with("--critical")) {
+                    // The note counting error lines the view could not show: its call lists them.
+                    m.mode = core::RestoreMode::critical;
+                    m.has_call = true;
                 } else if (rest.starts_with("--lines ") || rest.starts_with("--bytes ")) {
                     m.mode = rest[2] == 'l' ? core::RestoreMode::lines : core::RestoreMode::bytes;
                     if (auto range = parse_range(rest.substr(8))) {
@@ -205,12 +210,85 @@ inline std::optional<std::pair<std::uint64_t, std::uint64_t>> call_range(std::st
     return std::nullopt;
 }
 
+/// The lines a `--critical` marker's call lists, paging until done: (line, text) pairs.
+inline std::expected<std::vector<std::pair<std::uint64_t, std::string>>, std::string>
+list_critical(const Marker& m, const std::string& store_dir) {
+    core::StoreOptions o;
+    o.dir = store_dir;
+    auto store = core::Store::open(o);
+    if (!store) return std::unexpected("store: " + store.error().message);
+    core::RestoreQuery q;
+    q.id = m.id;
+    q.mode = core::RestoreMode::critical;
+    q.max_bytes = core::k_restore_hard_cap;
+    std::vector<std::pair<std::uint64_t, std::string>> out;
+    for (int pages = 0; pages < 100000; ++pages) {
+        auto r = core::restore(*store, q);
+        if (!r)
+            return std::unexpected("restore failed (" +
+                                   std::string(core::outcome_name(r.error().code)) +
+                                   "): " + r.error().message);
+        std::string_view text = r->text;
+        for (const auto& match : r->matches) {
+            const std::size_t colon = text.find(':');
+            const std::size_t eol = text.find('\n');
+            if (colon == std::string_view::npos || eol == std::string_view::npos)
+                return std::unexpected("a listing entry is not LINE:text");
+            if (text.substr(0, colon) != std::to_string(match.line))
+                return std::unexpected("a listing entry names another line than its match");
+            out.emplace_back(match.line, std::string(text.substr(colon + 1, eol - colon - 1)));
+            text.remove_prefix(eol + 1);
+        }
+        if (!r->next_lines) break;
+        q.start = r->next_lines->first;
+        q.end = r->next_lines->second;
+    }
+    return out;
+}
+
+/// The must-keep entries neither in the view nor in the listing of its `--critical` call (what
+/// a model reaches with the one call the view gives for the errors it could not show).
+inline std::vector<std::string> unreachable_keeps(std::string_view view,
+                                                  std::string_view original,
+                                                  const std::vector<std::string>& keep,
+                                                  const std::string& store_dir) {
+    std::vector<std::string> missing = missing_keeps(view, keep);
+    if (missing.empty()) return missing;
+    std::string listed;
+    for (const Marker& m : parse_markers(view, original)) {
+        if (m.mode != core::RestoreMode::critical) continue;
+        if (auto lines = list_critical(m, store_dir))
+            for (const auto& [line, text] : *lines) listed += strip_escapes(text) + "\n";
+    }
+    std::erase_if(missing,
+                  [&](const std::string& k) { return listed.find(k) != std::string::npos; });
+    return missing;
+}
+
 /// Runs the marker's call through core::restore (paging until done) and says whether it returned
 /// exactly the original's bytes for its range, and whether those are the bytes the marker says
 /// it elided. Empty on success; otherwise why not.
 inline std::string
 check_restore(const Marker& m, std::string_view original, const std::string& store_dir) {
     if (!m.has_call) return "no restore call in: " + m.text;
+    if (m.mode == core::RestoreMode::critical) {
+        // Each listed line must be the original's line of that number (a prefix when clipped).
+        auto lines = list_critical(m, store_dir);
+        if (!lines) return lines.error();
+        std::vector<std::string_view> by_number{""};
+        for (std::size_t at = 0; at < original.size();) {
+            std::size_t eol = original.find('\n', at);
+            if (eol == std::string_view::npos) eol = original.size();
+            by_number.push_back(original.substr(at, eol - at));
+            at = eol + 1;
+        }
+        if (lines->empty()) return "the --critical call lists no line: " + m.text;
+        for (const auto& [line, text] : *lines)
+            if (line >= by_number.size() || !by_number[line].starts_with(text))
+                return "the --critical call lists line " + std::to_string(line) +
+                       " other than the original has it: " + m.text;
+        return {};
+    }
     const auto range = call_range(original, m);
     if (!range) return "call names a range outside the original: " + m.text;
     core::StoreOptions o;

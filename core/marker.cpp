@@ -55,9 +55,12 @@ std::string what(const Elision& e) {
 
 std::string spell_restore(const RestoreRoute& route, const RestoreCall& call) {
     const bool full = call.mode == "full";
+    // The critical listing covers the whole original unless a line window is named.
+    const bool critical = call.mode == "critical";
+    const bool ranged = !full && !(critical && call.start == 0);
     if (route.kind == RestoreRoute::Kind::mcp) {
         std::string out = fmt::format("{}(id=\"{}\", mode=\"{}\"", route.tool, call.id, call.mode);
-        if (!full) out += fmt::format(", start={}, end={}", call.start, call.end);
+        if (ranged) out += fmt::format(", start={}, end={}", call.start, call.end);
         if (call.max_bytes) out += fmt::format(", max_bytes={}", *call.max_bytes);
         if (!route.store_namespace.empty())
             out += fmt::format(", namespace=\"{}\"", route.store_namespace);
@@ -66,8 +69,12 @@ std::string spell_restore(const RestoreRoute& route, const RestoreCall& call) {
     std::string out = route.program + " restore ";
     if (!route.store_namespace.empty()) out += "--namespace " + route.store_namespace + " ";
     out += call.id;
-    out +=
-        full ? std::string(" --full") : fmt::format(" --{} {}-{}", call.mode, call.start, call.end);
+    if (critical)
+        out += ranged ? fmt::format(" --critical --lines {}-{}", call.start, call.end)
+                      : std::string(" --critical");
+    else
+        out += full ? std::string(" --full")
+                    : fmt::format(" --{} {}-{}", call.mode, call.start, call.end);
     if (call.max_bytes) out += fmt::format(" --max-bytes {}", *call.max_bytes);
     return out;
 }
@@ -178,6 +185,22 @@ std::string cleanup_note(const MarkerContext& c, std::string_view what) {
                        format_ttl(c.ttl_seconds), call);
 }
 
+std::string critical_note(const MarkerContext& c, std::uint64_t hidden, std::uint64_t total) {
+    const std::string head = fmt::format(
+        "[sutra: {} of the {} lines with errors are inside the markers above (\"with errors\")",
+        hidden, total);
+    if (!c.id && c.store_disabled) return head + "; original not retained (store off)]";
+    const std::string id = c.id.value_or(k_placeholder_id);
+    RestoreCall list;
+    list.id = id;
+    list.mode = "critical";
+    std::string out =
+        head + "; list all " + std::to_string(total) + ": " + spell_restore(c.route, list);
+    if (c.retained_end != UINT64_MAX)
+        out += fmt::format(" (those in bytes 0-{}, the part retained)", c.retained_end);
+    return out + "]";
+}
+
 std::string json_escape(std::string_view text) {
     std::string out;
     out.reserve(text.size() + 8);
@@ -208,8 +231,17 @@ std::string render(const Plan& plan, const MarkerContext& context) {
     out.reserve(size);
     TextMarkerForms forms(retained_text_markers, context);
     for (const auto& p : plan.pieces) {
+        // The notes are lines of their own, even after a last line without a newline.
+        if ((p.elision == k_cleanup_note || p.elision == k_critical_note) && !out.empty() &&
+            out.back() != '\n')
+            out += '\n';
         if (p.elision == k_cleanup_note) {
             out += cleanup_note(context, p.text);
+            out += '\n';
+            continue;
+        }
+        if (p.elision == k_critical_note) {
+            out += critical_note(context, plan.critical_hidden, plan.critical_total);
             out += '\n';
             continue;
         }

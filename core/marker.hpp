@@ -27,12 +27,16 @@ struct Piece {
 };
 
 inline constexpr int k_cleanup_note = -2;
+/// The line saying how many error lines the view could not show, with the call listing them all.
+inline constexpr int k_critical_note = -3;
 
 struct Plan {
     Shape shape = Shape::text;
     std::vector<Piece> pieces;
     std::vector<Elision> elisions;
     std::vector<std::string> rules;
+    std::uint64_t critical_total = 0;  ///< text: the output's error lines (critical_lines)
+    std::uint64_t critical_hidden = 0; ///< text: of those, the ones inside markers
 };
 
 struct MarkerContext {
@@ -78,7 +82,7 @@ std::vector<std::string> text_marker_texts(const std::vector<Elision>& elisions,
 std::string restore_call(const Elision& elision, const MarkerContext& context);
 
 /// One restore call: `mode` is "bytes" (start-end zero-based, end exclusive), "lines" (one-based,
-/// inclusive) or "full".
+/// inclusive), "full", or "critical" (the error lines, within lines start-end when start > 0).
 struct RestoreCall {
     std::string_view id;
     std::string_view mode = "full";
@@ -96,6 +100,10 @@ std::string spell_restore(const RestoreRoute& route, const RestoreCall& call);
 /// the original whole.
 /// `what` names the noise ("terminal escapes", "progress redraws", or both).
 std::string cleanup_note(const MarkerContext& context, std::string_view what);
+
+/// The k_critical_note line: `hidden` of `total` error lines are inside markers, and the call
+/// that lists all of them (`sutra restore ID --critical`) in the route's dialect.
+std::string critical_note(const MarkerContext& context, std::uint64_t hidden, std::uint64_t total);
 
 /// The view: kept pieces verbatim, markers rendered (escaped inside JSON).
 std::string render(const Plan& plan, const MarkerContext& context);

@@ -1,9 +1,12 @@
 #include "core/restore.hpp"
 
+#include "core/classify.hpp"
 #include "core/config.hpp"
+#include "core/lines.hpp"
 #include "core/marker.hpp"
 #include "core/stats.hpp"
 #include "core/store_options.hpp"
+#include "core/text_rewrite.hpp"
 #include "core/utf8.hpp"
 
 #include <fmt/format.h>
@@ -147,6 +150,44 @@ std::expected<RestoreResult, RestoreError> restore_impl(const Store& store, cons
     case RestoreMode::full:
         page(result, content, 0, content.size(), max_bytes, true);
         break;
+    case RestoreMode::critical: {
+        std::uint64_t first = 1, last = lines;
+        if (q.start != 0 || q.end != 0) {
+            const auto exist = fmt::format("lines 1-{} exist", lines);
+            if (q.start == 0 || q.start > q.end || q.start > lines)
+                return fail(Code::bad_range,
+                            fmt::format("lines {}-{} do not name lines of the original; {}",
+                                        q.start, q.end, exist));
+            first = q.start;
+            last = std::min(q.end, lines);
+        }
+        // Classified over the whole original, as the rewrite did, then cut to the window.
+        const KeyMatcher keys(q.keep_patterns);
+        const std::vector<std::size_t> critical =
+            critical_lines(content, index_lines(content), keys);
+        const std::size_t width = max_bytes / 4;
+        for (const std::size_t i : critical) {
+            const std::uint64_t line = i + 1;
+            if (line < first) continue;
+            if (line > last) break;
+            ++result.critical_total;
+            if (result.next_lines) continue;
+            std::string_view text = content.substr(starts[i], starts[i + 1] - starts[i]);
+            if (text.ends_with('\n')) text.remove_suffix(1);
+            if (text.size() > width) {
+                text = text.substr(0, utf8_cut(text, width));
+                result.clipped = true;
+            }
+            const auto entry = fmt::format("{}:{}\n", line, text);
+            if (!result.matches.empty() && result.text.size() + entry.size() > max_bytes) {
+                result.next_lines = std::pair{line, last};
+                continue;
+            }
+            result.text += entry;
+            result.matches.push_back(SearchMatch{line, starts[i]});
+        }
+        break;
+    }
     case RestoreMode::search: {
         // One match per line (its first occurrence), in offset order, within the bound.
         const std::size_t width = max_bytes / 4;
@@ -195,7 +236,12 @@ std::string restore_note(const RestoreQuery& query,
                          std::optional<std::uint64_t> next_max_bytes) {
     std::string note = k_untrusted_note;
     note += '\n';
-    if (query.mode == RestoreMode::search) {
+    if (query.mode == RestoreMode::critical) {
+        note +=
+            fmt::format("{} of {} lines with errors", result.matches.size(), result.critical_total);
+        if (query.start != 0) note += fmt::format(" in lines {}-{}", query.start, query.end);
+        if (result.clipped) note += "; long lines were clipped (--lines N-N gives one whole)";
+    } else if (query.mode == RestoreMode::search) {
         note += fmt::format("{} {} for the literal query", result.matches.size(),
                             result.matches.size() == 1 ? "match" : "matches");
         if (result.more_matches) note += "; more exist, narrow the query";
@@ -214,6 +260,15 @@ std::string restore_note(const RestoreQuery& query,
         next.max_bytes = next_max_bytes;
         note += "next: " + spell_restore(route, next) + "\n";
     }
+    if (result.next_lines) {
+        RestoreCall next;
+        next.id = query.id;
+        next.mode = "critical";
+        next.start = result.next_lines->first;
+        next.end = result.next_lines->second;
+        next.max_bytes = next_max_bytes;
+        note += "next: " + spell_restore(route, next) + "\n";
+    }
     return note;
 }
 
@@ -223,7 +278,8 @@ namespace {
 // ends before it and the next range starts at it, so pages still concatenate to the original.
 std::optional<RestoreError> fit_text_only(const RestoreQuery& q, RestoreResult& r) {
     using Code = RestoreError::Code;
-    if (r.next && q.mode != RestoreMode::search) {
+    const bool listing = q.mode == RestoreMode::search || q.mode == RestoreMode::critical;
+    if (r.next && !listing) {
         const std::size_t cut = split_utf8_tail(r.text);
         if (cut > 0 && cut == r.text.size())
             return RestoreError{
@@ -238,13 +294,13 @@ std::optional<RestoreError> fit_text_only(const RestoreQuery& q, RestoreResult& 
         }
     }
     if (valid_utf8(r.text)) return std::nullopt;
-    if (q.mode == RestoreMode::search)
+    if (listing)
         return RestoreError{
             Code::not_utf8,
-            fmt::format("the matching lines are not valid UTF-8, which an MCP text block cannot "
+            fmt::format("the listed lines are not valid UTF-8, which an MCP text block cannot "
                         "carry; ask for mode \"bytes\" ranges that avoid the bad bytes, or run "
-                        "`sutra restore {} --search ...` in a shell",
-                        q.id)};
+                        "`sutra restore {} {}` in a shell",
+                        q.id, q.mode == RestoreMode::search ? "--search ..." : "--critical")};
     const std::uint64_t bad = r.begin + first_invalid_utf8(r.text);
     return RestoreError{
         Code::not_utf8,
@@ -280,7 +336,9 @@ std::expected<RestoreResponse, RestoreError> restore(const RestoreRequest& reque
         log_restore(config, "ok");
         return response;
     }
-    auto result = restore(*store, q);
+    RestoreQuery query = q;
+    query.keep_patterns = config.keep_patterns;
+    auto result = restore(*store, query);
     if (!result) return failed(std::move(result.error()));
     if (request.text_only)
         if (auto refused = fit_text_only(q, *result)) return failed(std::move(*refused));

@@ -14,7 +14,9 @@
 
 namespace sutra::core {
 
-enum class RestoreMode { bytes, lines, search, full };
+/// critical: the lines the rewrite treats as errors (core/text_rewrite.hpp critical_lines), one
+/// per line as `LINE:text`, within lines start-end when start > 0.
+enum class RestoreMode { bytes, lines, search, full, critical };
 
 struct RestoreQuery {
     std::string id;
@@ -22,7 +24,8 @@ struct RestoreQuery {
     std::uint64_t start = 0; ///< bytes: zero-based begin; lines: one-based first line
     std::uint64_t end = 0;   ///< bytes: half-open end; lines: one-based last line (inclusive)
     std::string query;       ///< search: a literal, at most 200 bytes
-    std::uint64_t max_bytes = 8192; ///< response bound, clamped to k_restore_hard_cap
+    std::uint64_t max_bytes = 8192;         ///< response bound, clamped to k_restore_hard_cap
+    std::vector<std::string> keep_patterns; ///< critical: the configuration's key words
 };
 
 struct SearchMatch {
@@ -41,8 +44,11 @@ struct RestoreResult {
     bool clipped = false; ///< a single line longer than the bound was cut
     /// The byte range still to read to finish the request, when the bound cut it short.
     std::optional<std::pair<std::uint64_t, std::uint64_t>> next;
-    std::vector<SearchMatch> matches; ///< search only
+    std::vector<SearchMatch> matches; ///< search and critical
     bool more_matches = false;        ///< search stopped at 20 matches
+    /// critical: the lines still to list (first, last), when the bound cut the listing short.
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> next_lines;
+    std::uint64_t critical_total = 0; ///< critical: error lines in the window
 };
 
 /// The sentence every restore response carries.

@@ -157,6 +157,12 @@ public:
         : m_bytes(bytes), m_lines(lines), m_shape(shape), m_keys(keys), m_opt(options),
           m_n(lines.count()) {}
 
+    std::vector<std::size_t> critical() {
+        clean();
+        classify();
+        return std::move(m_critical_lines);
+    }
+
     Plan plan() {
         m_use_folds = m_opt.folds;
         clean();
@@ -597,8 +603,7 @@ private:
     }
 
     void add_text(Plan& plan, std::string_view t) {
-        if (!plan.pieces.empty() && plan.pieces.back().elision < 0 &&
-            plan.pieces.back().elision != k_cleanup_note)
+        if (!plan.pieces.empty() && plan.pieces.back().elision == -1)
             plan.pieces.back().text.append(t);
         else
             plan.pieces.push_back(Piece{std::string(t), -1, Piece::Json::none, true});
@@ -724,6 +729,16 @@ private:
             add_marker(plan, e);
             i = j;
         }
+        // Errors that did not fit: one line counts them and gives the call that lists them all.
+        for (const std::size_t i : m_critical_lines) {
+            ++plan.critical_total;
+            if (m_state[i] != State::kept) ++plan.critical_hidden;
+        }
+        if (plan.critical_hidden > 0) {
+            Piece note;
+            note.elision = k_critical_note;
+            plan.pieces.push_back(std::move(note));
+        }
         if (m_used_ansi) plan.rules.push_back("ansi");
         if (m_used_redraw) plan.rules.push_back("redraw");
         if (repeated) plan.rules.push_back("repeated");
@@ -773,6 +788,12 @@ Plan rewrite_text(std::string_view bytes,
                   const KeyMatcher& keys,
                   const TextOptions& options) {
     return Planner(bytes, lines, shape, keys, options).plan();
+}
+
+std::vector<std::size_t>
+critical_lines(std::string_view bytes, const LineIndex& lines, const KeyMatcher& keys) {
+    const TextOptions options;
+    return Planner(bytes, lines, Shape::text, keys, options).critical();
 }
 
 } // namespace sutra::core

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace sutra::core {
 
@@ -35,5 +36,11 @@ Plan rewrite_text(std::string_view bytes,
                   Shape shape,
                   const KeyMatcher& keys,
                   const TextOptions& options);
+
+/// The lines (zero-based) the rewrite treats as errors, in order: the key-word lines after the
+/// rewrite's own rules (a traceback's last line, a located warning, a compiler's notes demoted,
+/// a line said word for word before counted once). `sutra restore ID --critical` lists these.
+std::vector<std::size_t>
+critical_lines(std::string_view bytes, const LineIndex& lines, const KeyMatcher& keys);
 
 } // namespace sutra::core

@@ -74,12 +74,19 @@ std::size_t check_view(const std::string& input, const Response& r, const Config
     ctx.id = r.id;
     ctx.ttl_seconds = c.ttl_seconds;
     std::string view = r.view;
-    const std::string note_prefix = "[sutra: terminal escapes";
-    const std::string note_prefix2 = "[sutra: progress redraws";
-    for (const auto& p : {note_prefix, note_prefix2}) {
-        const auto at = view.rfind(p);
-        if (at != std::string::npos && view.find('\n', at) == view.size() - 1) view.resize(at);
+    // The notes after the view (escapes removed; error lines the markers hide) are lines of
+    // their own: a last line without a newline gets one before them.
+    bool noted = false;
+    for (const std::string p : {"[sutra: terminal escapes", "[sutra: progress redraws",
+                                "lines with errors are inside the markers above"}) {
+        const auto found = view.rfind(p);
+        const auto at = found == std::string::npos ? found : view.rfind("[sutra: ", found);
+        if (at != std::string::npos && view.find('\n', at) == view.size() - 1) {
+            view.resize(at);
+            noted = true;
+        }
     }
+    if (noted && !input.ends_with('\n') && view.ends_with('\n')) view.pop_back();
     std::uint64_t orig_pos = 0;
     std::size_t view_pos = 0;
     const LineIndex lines = index_lines(input);

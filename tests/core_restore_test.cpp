@@ -433,7 +433,7 @@ protected:
 TEST_F(RestoreEntryTest, NextPageHintNamesTheNamespaceInEachDialect) {
     const std::string id = put(std::string(100, 'n'), "hermes-work");
     sutra::core::RestoreRequest req;
-    req.query = {id, RestoreMode::bytes, 0, 100, {}, 30};
+    req.query = {id, RestoreMode::bytes, 0, 100, {}, 30, {}};
     req.route.store_namespace = "hermes-work";
     auto cli = sutra::core::restore(req, m_config);
     ASSERT_TRUE(cli) << cli.error().message;
@@ -467,7 +467,7 @@ TEST_F(RestoreEntryTest, TextOnlyPagesNeverSplitACharacterAndSayWhenTheBoundIsTo
     const std::string id = put(text);
     for (std::uint64_t bound = 1; bound <= 3; ++bound) {
         sutra::core::RestoreRequest req;
-        req.query = {id, RestoreMode::bytes, 1, 6, {}, bound};
+        req.query = {id, RestoreMode::bytes, 1, 6, {}, bound, {}};
         req.text_only = true;
         auto r = sutra::core::restore(req, m_config);
         ASSERT_FALSE(r) << bound;
@@ -482,7 +482,7 @@ TEST_F(RestoreEntryTest, TextOnlyPagesNeverSplitACharacterAndSayWhenTheBoundIsTo
         std::uint64_t start = 0;
         for (int guard = 0; guard < 10 && start < text.size(); ++guard) {
             sutra::core::RestoreRequest req;
-            req.query = {id, RestoreMode::bytes, start, text.size(), {}, bound};
+            req.query = {id, RestoreMode::bytes, start, text.size(), {}, bound, {}};
             req.text_only = true;
             auto r = sutra::core::restore(req, m_config);
             ASSERT_TRUE(r) << r.error().message;

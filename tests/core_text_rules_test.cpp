@@ -1,8 +1,10 @@
 // The text rewrite's fidelity rules, each over generated outputs: a compiler's subordinate notes
 // are not errors of their own, a repeated error shows once, a long line keeps every error word
-// it holds, and a marker that hides errors counts them.
+// it holds, a marker that hides errors counts them, and the errors a view cannot show are listed
+// by the one call it gives.
 
 #include "core/compress.hpp"
+#include "core/restore.hpp"
 #include "core/store.hpp"
 #include "tests/test_util.hpp"
 
@@ -146,6 +148,81 @@ TEST(TextRules, MarkersCountTheErrorsTheyHide) {
     EXPECT_GT(shown, 100u);
     EXPECT_EQ(shown + counted, errors.size());
     EXPECT_NE(r.view.find(" with errors"), std::string::npos);
+}
+
+// When the error lines alone overflow the ceiling, one line after the view counts those the
+// markers hide and names the call that lists them all; that call, paged, lists exactly the
+// output's error lines, each as the original has it. A view that shows every error has no
+// such line. Both dialects.
+TEST(TextRules, ErrorsThatDoNotFitAreListedByOneCall) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(17);
+    for (int round = 0; round < 8; ++round) {
+        const bool mcp = round % 2 == 1;
+        const int count = round < 6 ? 900 + static_cast<int>(rng() % 1500) : 100;
+        std::string in;
+        std::vector<std::string> errors;
+        for (int i = 0; i < count; ++i) {
+            errors.push_back("lib/m" + std::to_string(rng() % 40) + ".js(" + std::to_string(i) +
+                             "," + std::to_string(rng() % 80) + "): error TS" +
+                             std::to_string(2000 + rng() % 6000) + ": Parameter 'p" +
+                             std::to_string(i) + "' implicitly has an 'any' type.");
+            in += errors.back() + "\n";
+            for (unsigned k = rng() % 3; k > 0; --k)
+                in += "  Type '" + std::to_string(rng()) + "' is not assignable here.\n";
+        }
+        if (round >= 6) // errors that fit, among plenty of noise
+            for (int k = 0; k < 3000; ++k) in += "step " + std::to_string(k) + " ok\n";
+        in += "Found " + std::to_string(count) + " errors.\n";
+        Request req;
+        req.output = in;
+        req.exit_code = 2;
+        if (mcp) req.route.kind = RestoreRoute::Kind::mcp;
+        const Response r = compress(req, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        ASSERT_TRUE(r.id);
+        EXPECT_LE(r.view.size(), c.max_view_bytes);
+        std::size_t shown = 0;
+        for (const auto& e : errors) shown += r.view.find(e + "\n") != std::string::npos ? 1 : 0;
+        const std::string call = mcp ? "sutra_restore(id=\"" + *r.id + "\", mode=\"critical\")"
+                                     : "sutra restore " + *r.id + " --critical";
+        if (round >= 6) {
+            EXPECT_EQ(shown, errors.size());
+            EXPECT_EQ(r.view.find("--critical"), std::string::npos) << round;
+            EXPECT_EQ(r.view.find("mode=\"critical\""), std::string::npos) << round;
+            continue;
+        }
+        EXPECT_NE(r.view.find("[sutra: " + std::to_string(errors.size() - shown) + " of the " +
+                              std::to_string(errors.size() + 1) + " lines with errors"),
+                  std::string::npos)
+            << round; // + 1: "Found N errors." is a verdict line with an error word
+        EXPECT_NE(r.view.find(call + "]"), std::string::npos) << round;
+
+        RestoreRequest rq;
+        rq.query.id = *r.id;
+        rq.query.mode = RestoreMode::critical;
+        rq.query.max_bytes = 1500 + rng() % 3000;
+        std::vector<std::string> listed;
+        for (int page = 0; page < 10000; ++page) {
+            auto got = restore(rq, c);
+            ASSERT_TRUE(got) << got.error().message;
+            std::string_view text = got->result.text;
+            while (!text.empty()) {
+                const std::size_t eol = text.find('\n');
+                listed.emplace_back(text.substr(text.find(':') + 1, eol - text.find(':') - 1));
+                text.remove_prefix(eol + 1);
+            }
+            if (!got->result.next_lines) break;
+            EXPECT_NE(got->note.find("next: sutra restore " + *r.id + " --critical --lines "),
+                      std::string::npos);
+            rq.query.start = got->result.next_lines->first;
+            rq.query.end = got->result.next_lines->second;
+        }
+        ASSERT_EQ(listed.size(), errors.size() + 1) << round;
+        for (std::size_t i = 0; i < errors.size(); ++i) ASSERT_EQ(listed[i], errors[i]) << round;
+        EXPECT_EQ(listed.back(), "Found " + std::to_string(count) + " errors.");
+    }
 }
 
 } // namespace

@@ -300,7 +300,7 @@ TEST(McpTools, ListsToolsInOrderWithStrictSchemas) {
     const Json& restore = tools[0]["inputSchema"];
     EXPECT_EQ(restore["required"], Json::array({"id"}));
     EXPECT_EQ(restore["properties"]["mode"]["enum"],
-              Json::array({"bytes", "lines", "search", "full"}));
+              Json::array({"bytes", "lines", "search", "full", "critical"}));
     EXPECT_EQ(restore["properties"]["max_bytes"]["minimum"], 1);
     EXPECT_EQ(restore["properties"]["max_bytes"]["maximum"], 65536);
     EXPECT_EQ(restore["properties"]["start"]["type"], "integer");
@@ -361,7 +361,7 @@ TEST(McpRestore, LinesAndSearch) {
     Server s(home.path);
     std::string original;
     for (int i = 1; i <= 3000; ++i)
-        original += i == 1234 ? "needle: the one line that matters\n"
+        original += i == 1234 ? "needle: error: the one line that matters\n"
                               : fmt::format("line {} of a long and boring log\n", i);
     const std::string id = compress(s, original);
     ASSERT_FALSE(id.empty());
@@ -376,10 +376,24 @@ TEST(McpRestore, LinesAndSearch) {
     EXPECT_EQ(r["result"]["content"].size(), 2u);
 
     r = s.call("sutra_restore", Json{{"id", id}, {"mode", "search"}, {"query", "needle"}});
-    EXPECT_EQ(first_text(r["result"]), "1234:needle: the one line that matters\n");
+    EXPECT_EQ(first_text(r["result"]), "1234:needle: error: the one line that matters\n");
     EXPECT_EQ(r["result"]["structuredContent"]["matches"][0]["line"], 1234);
     EXPECT_NE(r["result"]["content"][1]["text"].get<std::string>().find("1 match"),
               std::string::npos);
+
+    // critical: the error lines, as LINE:text, in a line window or the whole original.
+    r = s.call("sutra_restore", Json{{"id", id}, {"mode", "critical"}});
+    EXPECT_EQ(first_text(r["result"]), "1234:needle: error: the one line that matters\n");
+    EXPECT_EQ(r["result"]["structuredContent"]["mode"], "critical");
+    EXPECT_EQ(r["result"]["structuredContent"]["matches"][0]["line"], 1234);
+    r = s.call("sutra_restore",
+               Json{{"id", id}, {"mode", "critical"}, {"start", 1}, {"end", 1000}});
+    EXPECT_EQ(first_text(r["result"]), "");
+    EXPECT_NE(r["result"]["content"][1]["text"].get<std::string>().find(
+                  "0 of 0 lines with errors in lines 1-1000"),
+              std::string::npos);
+    expect_error(s.call("sutra_restore", Json{{"id", id}, {"mode", "critical"}, {"start", 1}}),
+                 -32602);
 
     // Lines past the end are clamped like the CLI; bytes too.
     r = s.call("sutra_restore",

@@ -1,6 +1,8 @@
 // Properties of sutra's views of real tool output (tests/data/real/, made by
 // bench/corpus/make_corpus.sh --check-in; see its README.md), one test per case:
 //   keep     every must-keep line (NAME.keep) is visible in the view;
+//   reach    every must-keep line is visible or listed by the view's own `--critical` call (the
+//            one call a view gives for the error lines it could not show);
 //   ceiling  the view is no larger than the view ceiling (core::Config's max_view_bytes), for
 //            every case but a diff;
 //   restore  every marker's own restore call, parsed from the view text, returns exactly the
@@ -34,6 +36,7 @@ const std::set<std::pair<std::string, std::string>> k_known_failures = {
     // KNOWN_FAILURES_BEGIN
     // 178 of 312 severity-2 messages elided: its 409 error entries take 98 KB, over the ceiling
     {"eslint_json_stderr", "keep"},
+    {"eslint_json_stderr", "reach"}, // JSON views have no --critical listing
     {"tsc_plain_axios", "keep"}, // 83 KB of `error TS` lines: more than the 64 KiB ceiling holds
     // KNOWN_FAILURES_END
 };
@@ -63,7 +66,7 @@ class RealOutput : public ::testing::TestWithParam<std::string> {};
 TEST(RealOutputData, CasesArePresentAndKnownFailuresNameThem) {
     const auto names = case_names();
     ASSERT_GE(names.size(), 20u) << "tests/data/real/ holds too few cases: " << k_dir;
-    const std::set<std::string> props = {"keep", "ceiling", "restore", "json", "diff"};
+    const std::set<std::string> props = {"keep", "reach", "ceiling", "restore", "json", "diff"};
     for (const auto& [name, prop] : k_known_failures) {
         EXPECT_TRUE(std::find(names.begin(), names.end(), name) != names.end())
             << "k_known_failures names a case that is not in tests/data/real/: " << name;
@@ -99,6 +102,16 @@ TEST_P(RealOutput, Properties) {
             why = std::to_string(missing.size()) + " of " + std::to_string(c.keep.size()) +
                   " must-keep lines not visible" + why;
         results.emplace_back("keep", why);
+    }
+    {
+        const auto unreachable = bench::unreachable_keeps(view, c.text, c.keep, store_dir);
+        std::string why;
+        for (std::size_t i = 0; i < std::min<std::size_t>(5, unreachable.size()); ++i)
+            why += "\n    not visible nor listed: " + unreachable[i].substr(0, 200);
+        if (!unreachable.empty())
+            why = std::to_string(unreachable.size()) + " of " + std::to_string(c.keep.size()) +
+                  " must-keep lines neither visible nor listed by the view's --critical call" + why;
+        results.emplace_back("reach", why);
     }
     // A diff must come back byte-identical whatever its size (the diff property): the ceiling
     // is not its rule.

@@ -41,6 +41,7 @@ int cmd_restore(const Args& args) {
     core::RestoreQuery q;
     bool all = false;
     bool mode_set = false;
+    bool critical = false;
     std::string ns;
     std::optional<std::uint64_t> max_bytes;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -51,7 +52,7 @@ int cmd_restore(const Args& args) {
         };
         auto set_mode = [&](core::RestoreMode m) {
             if (mode_set || all) {
-                print_error("give one of --bytes, --lines, --search, --full, --all");
+                print_error("give one of --bytes, --lines, --search, --full, --critical, --all");
                 return false;
             }
             mode_set = true;
@@ -77,11 +78,13 @@ int cmd_restore(const Args& args) {
             }
             if (!set_mode(core::RestoreMode::search)) return 2;
             q.query = *v;
+        } else if (a == "--critical") {
+            critical = true; // with --lines A-B, only the error lines among those
         } else if (a == "--full") {
             if (!set_mode(core::RestoreMode::full)) return 2;
         } else if (a == "--all") {
             if (mode_set) {
-                print_error("give one of --bytes, --lines, --search, --full, --all");
+                print_error("give one of --bytes, --lines, --search, --full, --critical, --all");
                 return 2;
             }
             all = true;
@@ -108,6 +111,14 @@ int cmd_restore(const Args& args) {
             print_error("restore takes one ID");
             return 2;
         }
+    }
+    if (critical) {
+        if (all || (mode_set && q.mode != core::RestoreMode::lines)) {
+            print_error("--critical goes alone or with --lines A-B");
+            return 2;
+        }
+        if (!mode_set) q.start = q.end = 0;
+        q.mode = core::RestoreMode::critical;
     }
     if (q.id.empty()) {
         print_error("restore needs an ID (su_ followed by 32 hex digits)");

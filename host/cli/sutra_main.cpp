@@ -19,6 +19,7 @@ const char* const k_usage =
     "      its exit status passes through\n"
     "  restore ID [--bytes A-B | --lines A-B | --search TEXT | --full | --all] [--max-bytes N]\n"
     "      print bytes of a stored original (bytes A-B: zero-based, half-open; lines: one-based)\n"
+    "  restore ID --critical [--lines A-B]   list the original's error lines as LINE:text\n"
     "  stats [--json]      savings per tool and shape, restores by outcome\n"
     "  config              the effective settings and where each came from\n"
     "  trust [PATH] [--list | --revoke]   apply a project's .sutra.toml (ignored until trusted)\n"

@@ -28,12 +28,13 @@ Json restore_input_schema() {
                     {"description", "The id a [sutra: ...] marker names: su_ and 32 hex digits."}}},
               {"mode",
                Json{{"type", "string"},
-                    {"enum", {"bytes", "lines", "search", "full"}},
+                    {"enum", {"bytes", "lines", "search", "full", "critical"}},
                     {"default", "full"},
                     {"description",
                      "bytes: start-end, zero-based, end exclusive. lines: start-end, one-based, "
                      "inclusive. search: lines containing the literal query. full: the whole "
-                     "original, a page at a time."}}},
+                     "original, a page at a time. critical: every line with an error, as "
+                     "LINE:text (within lines start-end when given)."}}},
               {"start", start},
               {"end", end},
               {"query", Json{{"type", "string"},
@@ -57,7 +58,8 @@ Json restore_output_schema() {
         {"type", "object"},
         {"properties",
          Json{{"id", Json{{"type", "string"}}},
-              {"mode", Json{{"type", "string"}, {"enum", {"bytes", "lines", "search", "full"}}}},
+              {"mode", Json{{"type", "string"},
+                            {"enum", {"bytes", "lines", "search", "full", "critical"}}}},
               {"begin", count},
               {"end", count},
               {"total_bytes", count},
@@ -87,6 +89,8 @@ const char* mode_name(core::RestoreMode m) {
         return "search";
     case core::RestoreMode::full:
         return "full";
+    case core::RestoreMode::critical:
+        return "critical";
     }
     return "full";
 }
@@ -108,6 +112,17 @@ ToolOutcome call_restore(const Json& args, const ServerOptions& options) {
         if (has_query) return invalid("query goes with mode \"search\"");
         q.start = get_u64(args["start"]);
         q.end = get_u64(args["end"]);
+    } else if (mode == "critical") {
+        q.mode = core::RestoreMode::critical;
+        if (args.contains("start") != args.contains("end"))
+            return invalid("mode \"critical\" takes start and end (lines, one-based, inclusive) "
+                           "together, or neither for the whole original");
+        if (has_query) return invalid("query goes with mode \"search\"");
+        if (has_range) {
+            q.start = get_u64(args["start"]);
+            q.end = get_u64(args["end"]);
+            if (q.start == 0) return invalid("lines are numbered from 1");
+        }
     } else if (mode == "search") {
         q.mode = core::RestoreMode::search;
         if (!has_query) return invalid("mode \"search\" needs query, a literal of 1-200 bytes");
@@ -144,17 +159,19 @@ ToolOutcome call_restore(const Json& args, const ServerOptions& options) {
     }
     core::RestoreResult& r = response->result;
 
-    Json sc{
-        {"id", q.id},
-        {"mode", mode_name(q.mode)},
-        {"begin", r.begin},
-        {"end", r.end},
-        {"total_bytes", r.total_bytes},
-        {"total_lines", r.total_lines},
-        {"next", r.next ? Json{{"start", r.next->first}, {"end", r.next->second}} : Json(nullptr)},
-        {"note", core::k_untrusted_note},
-        {"clipped", r.clipped}};
-    if (q.mode == core::RestoreMode::search) {
+    Json sc{{"id", q.id},
+            {"mode", mode_name(q.mode)},
+            {"begin", r.begin},
+            {"end", r.end},
+            {"total_bytes", r.total_bytes},
+            {"total_lines", r.total_lines},
+            {"next", r.next ? Json{{"start", r.next->first}, {"end", r.next->second}}
+                     : r.next_lines
+                         ? Json{{"start", r.next_lines->first}, {"end", r.next_lines->second}}
+                         : Json(nullptr)},
+            {"note", core::k_untrusted_note},
+            {"clipped", r.clipped}};
+    if (q.mode == core::RestoreMode::search || q.mode == core::RestoreMode::critical) {
         Json matches = Json::array();
         for (const auto& m : r.matches)
             matches.push_back(Json{{"line", m.line}, {"offset", m.offset}});

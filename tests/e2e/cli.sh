@@ -58,6 +58,25 @@ check "unknown id: one-line error" test "$(wc -l <"$tmp/err")" -eq 1
 "$sutra" restore '../../etc/passwd' >/dev/null 2>&1; check "hostile id refused" test $? -ne 0
 "$sutra" restore "$id" --bytes 9-3 >/dev/null 2>&1; check "bad range refused" test $? -ne 0
 
+# More error lines than a view holds: the view counts the hidden ones and names one call that
+# lists them all (`--critical`, paged with `--critical --lines A-B`).
+for i in $(seq 1 1500); do
+  echo "src/mod$((i % 40)).ts($i,7): error TS7006: Parameter 'arg$i' implicitly has an 'any' type."
+  echo "  context line $i"
+done >"$tmp/tsc"
+"$sutra" compress "$tmp/tsc" --exit-code 2 >"$tmp/tsc.view"
+call=$(grep -o 'list all [0-9]*: sutra restore su_[0-9a-f]* --critical' "$tmp/tsc.view" | cut -d' ' -f6-)
+check "the view names the --critical call" test -n "$call"
+: >"$tmp/listed"; lines=""
+for _ in $(seq 1 100); do
+  "$sutra" restore $call $lines --max-bytes 30000 >>"$tmp/listed" 2>"$tmp/note" || break
+  lines=$(grep -o -- '--lines [0-9]*-[0-9]*' "$tmp/note")
+  [ -n "$lines" ] || break
+done
+check "--critical lists every error line, paged" cmp -s <(cut -d: -f2- "$tmp/listed") <(grep 'error TS' "$tmp/tsc")
+check "--critical numbers the lines" test "$(head -1 "$tmp/listed" | cut -d: -f1)" = 1
+"$sutra" restore "$id" --critical --bytes 1-2 >/dev/null 2>&1; check "--critical with --bytes refused" test $? -eq 2
+
 # Diffs pass through byte for byte, at any size.
 { echo "diff --git a/x.c b/x.c"; echo "--- a/x.c"; echo "+++ b/x.c"; echo "@@ -1,3000 +1,3000 @@";
   for i in $(seq 1 3000); do echo "-old line $i"; echo "+new line $i"; done; } >"$tmp/diff"
