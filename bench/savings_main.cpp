@@ -69,6 +69,7 @@ struct Result {
     std::vector<std::string> restore_failures;
     bool json_input = false, json_valid = true;
     std::vector<std::string> missing; // must-keep entries not visible
+    std::size_t unreachable = 0;      // …nor listed by the view's `--critical` call
 };
 
 struct System {
@@ -143,6 +144,7 @@ Result measure(const Case& c, const System& sys) {
         if (clean.find(k) == std::string::npos) ++r.kept_lost;
     if (sys.name == "sutra" && !c.clue) {
         r.missing = bench::missing_keeps(view, c.must_keep);
+        r.unreachable = bench::unreachable_keeps(view, c.text, c.must_keep, g_store_dir).size();
         // A diff must come back byte-identical, whatever its size: the ceiling is not its rule.
         r.over_ceiling = !c.is_diff && view.size() > g_ceiling;
         const auto markers = bench::parse_markers(view, c.text);
@@ -401,12 +403,13 @@ int main(int argc, char** argv) {
         // Fidelity of sutra's views: what an agent can rely on, per case and in total.
         fmt::print("\n### Real-output corpus: sutra's fidelity per case (view ceiling {} B)\n\n",
                    g_ceiling);
-        fmt::print("| case | bytes | must-keep visible | view ≤ ceiling (diffs exempt) | markers' "
-                   "share of view "
+        fmt::print("| case | bytes | must-keep visible (listed by the view's --critical call) | "
+                   "view ≤ ceiling (diffs exempt) | markers' share of view "
                    "| o200k saved | diff byte-identical | JSON view valid | restore calls exact "
                    "|\n|---|---|---|---|---|---|---|---|---|\n");
         struct Fidelity {
-            std::size_t keep = 0, visible = 0, over = 0, marker_bytes = 0, view_bytes = 0;
+            std::size_t keep = 0, visible = 0, reached = 0, over = 0, marker_bytes = 0,
+                        view_bytes = 0;
             std::size_t markers = 0, exact = 0, json = 0, json_ok = 0, diffs = 0, diffs_ok = 0;
             std::size_t tok_before = 0, tok_after = 0;
         } f;
@@ -417,6 +420,8 @@ int main(int argc, char** argv) {
             const std::size_t vis = c.must_keep.size() - r.missing.size();
             f.keep += c.must_keep.size();
             f.visible += vis;
+            const std::size_t reach = c.must_keep.size() - r.unreachable;
+            f.reached += reach;
             f.over += r.over_ceiling;
             f.marker_bytes += r.marker_bytes;
             f.view_bytes += r.bytes;
@@ -434,24 +439,26 @@ int main(int argc, char** argv) {
                 c.is_diff ? "0% (diff)"
                           : (before && r.tokens ? pct(*before, *r.tokens)
                                                 : pct(c.text.size(), r.bytes) + " B");
-            fmt::print(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", c.name, c.text.size(),
-                vis == c.must_keep.size() ? fmt::format("{}/{}", vis, c.must_keep.size())
-                                          : fmt::format("**{}/{}**", vis, c.must_keep.size()),
-                r.over_ceiling ? fmt::format("**no ({} B)**", r.bytes) : "yes",
-                r.bytes ? fmt::format("{:.1f}% ({} markers)",
-                                      100.0 * (double)r.marker_bytes / (double)r.bytes, r.markers)
-                        : "—",
-                saved, c.is_diff ? yes(r.diff_identical) : "—",
-                r.json_input ? yes(r.json_valid) : "—",
-                r.markers == 0 ? "— (no marker)"
-                : r.restores_exact == r.markers
-                    ? fmt::format("{}/{}", r.restores_exact, r.markers)
-                    : fmt::format("**{}/{}**", r.restores_exact, r.markers));
+            fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", c.name, c.text.size(),
+                       vis == c.must_keep.size()
+                           ? fmt::format("{}/{}", vis, c.must_keep.size())
+                           : fmt::format("**{}/{}** ({}/{})", vis, c.must_keep.size(), reach,
+                                         c.must_keep.size()),
+                       r.over_ceiling ? fmt::format("**no ({} B)**", r.bytes) : "yes",
+                       r.bytes ? fmt::format("{:.1f}% ({} markers)",
+                                             100.0 * (double)r.marker_bytes / (double)r.bytes,
+                                             r.markers)
+                               : "—",
+                       saved, c.is_diff ? yes(r.diff_identical) : "—",
+                       r.json_input ? yes(r.json_valid) : "—",
+                       r.markers == 0 ? "— (no marker)"
+                       : r.restores_exact == r.markers
+                           ? fmt::format("{}/{}", r.restores_exact, r.markers)
+                           : fmt::format("**{}/{}**", r.restores_exact, r.markers));
         }
-        fmt::print("| **total** | {} cases | {}/{} | {} over | {:.1f}% ({} markers) | {} | {}/{} | "
-                   "{}/{} | {}/{} |\n",
-                   corpus.size(), f.visible, f.keep, f.over,
+        fmt::print("| **total** | {} cases | {}/{} ({}/{}) | {} over | {:.1f}% ({} markers) | {} | "
+                   "{}/{} | {}/{} | {}/{} |\n",
+                   corpus.size(), f.visible, f.keep, f.reached, f.keep, f.over,
                    f.view_bytes ? 100.0 * (double)f.marker_bytes / (double)f.view_bytes : 0.0,
                    f.markers, f.tok_before ? pct(f.tok_before, f.tok_after) : "n/a", f.diffs_ok,
                    f.diffs, f.json_ok, f.json, f.exact, f.markers);

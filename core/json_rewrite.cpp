@@ -434,6 +434,14 @@ struct Limits {
     /// Key items one array (or object) keeps between its markers; past it, that many evenly
     /// spread, and the markers count the rest.
     std::uint64_t key_cap = k_unlimited;
+    /// Key records (error entries) keep only the members that say what and where (their
+    /// message, severity, rule, file, line, column, …) and those holding a key word; the other
+    /// members become marker members. Only over the ceiling, before any key record gives way.
+    bool key_members = false;
+    /// Long strings keep a window around each key word in their cut middle. Off, only strings
+    /// that are members of a key record do: over the ceiling, an error record outranks a key
+    /// word inside a free string (a file's source text quoted by a linter).
+    bool string_windows = true;
     bool operator==(const Limits&) const = default;
 
     static constexpr std::uint64_t k_unlimited = std::numeric_limits<std::uint64_t>::max();
@@ -670,6 +678,10 @@ private:
     // the items that hold a key word, which stay between the markers; past limits_.key_cap,
     // that many of them evenly spread, and the markers count the others.
     void plan_gaps(const Node& n, Frame& f) {
+        if (limits_.key_members && f.object && f.node != 0 && is_key_record(f.node)) {
+            plan_record_gaps(n, f);
+            return;
+        }
         const std::uint64_t count = n.count;
         // count > head + tail + 1, written so that huge limits cannot overflow
         if (!limits_.arrays || count <= limits_.head || count - limits_.head <= limits_.tail ||
@@ -739,7 +751,78 @@ private:
         }
         close(child);
         most_keys_ = std::max(most_keys_, seen);
-        // A gap whose marker would not save anything is shown instead.
+        drop_costly_gaps(f);
+    }
+
+    // A key record: an object below the top level that holds a key word or is an error entry,
+    // and whose containers hold none (an error entry, not a file's list of them).
+    bool is_key_record(std::uint32_t index) const {
+        const Node& n = nodes_[index];
+        if (!holds_key(n.begin, n.end)) return false;
+        std::uint32_t key = index + 1;
+        for (std::uint64_t k = 0; k < n.count; ++k) {
+            const Node& value = nodes_[nodes_[key].next];
+            const char first = s_[value.begin];
+            if ((first == '{' || first == '[') && holds_key(value.begin, value.end)) return false;
+            key = value.next;
+        }
+        return true;
+    }
+
+    // Whether a member name says what a finding is or where (any tool's spelling: compared in
+    // lower case without '_' and '-').
+    static bool says_what_or_where(std::string_view quoted_key) {
+        static constexpr std::string_view k_names[] = {
+            "message", "msg",      "text",     "description", "detail",   "details", "reason",
+            "error",   "errors",   "severity", "level",       "rule",     "ruleid",  "code",
+            "file",    "filename", "filepath", "path",        "uri",      "url",     "line",
+            "lineno",  "column",   "col",      "row",         "location", "loc",     "status",
+            "title",   "name",     "kind",     "category",    "type",     "test",    "outcome"};
+        if (quoted_key.size() < 3 || quoted_key.size() > 24) return false;
+        std::string name;
+        for (const char c : quoted_key.substr(1, quoted_key.size() - 2)) {
+            if (c == '_' || c == '-') continue;
+            name += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        }
+        return std::find(std::begin(k_names), std::end(k_names), name) != std::end(k_names);
+    }
+
+    // A key record's members that neither say what or where nor hold a key word become marker
+    // members, each run of them one marker.
+    void plan_record_gaps(const Node& n, Frame& f) {
+        std::uint32_t child = f.child;
+        std::optional<Gap> open;
+        for (std::uint64_t k = 0; k < n.count; ++k) {
+            const Node& key = nodes_[child];
+            const Node& value = nodes_[key.next];
+            const bool kept = says_what_or_where(raw(key)) || holds_key(key.begin, value.end);
+            if (kept && open) {
+                open->resume = child;
+                f.gaps.push_back(*open);
+                open.reset();
+            }
+            if (!kept) {
+                if (!open) {
+                    open.emplace();
+                    open->first = k;
+                    open->elision.begin = key.begin;
+                }
+                open->elision.end = value.end;
+                ++open->elision.items;
+            }
+            child = value.next;
+        }
+        if (open) {
+            open->resume = child;
+            f.gaps.push_back(*open);
+        }
+        // One record's gap pays for its short marker; judged by the full one (the view's
+        // first), no record would ever be trimmed before some other marker came.
+        drop_costly_gaps(f, true);
+    }
+
+    // A gap whose marker would not save anything is shown instead.
+    void drop_costly_gaps(Frame& f, bool short_form = false) {
         const Reason reason = f.object ? Reason::object_members : Reason::array_items;
         const std::size_t extra = 2 + (f.object ? member_value().size() : 0);
         std::erase_if(f.gaps, [&](Gap& g) {
@@ -748,7 +831,8 @@ private:
             g.elision = make_elision(reason, g.elision.begin, g.elision.end);
             g.elision.items = items;
             g.elision.keys = gap_keys;
-            g.marker_size = marker_size(g.elision);
+            g.marker_size = short_form ? json_escape(short_marker_text(g.elision, measure_)).size()
+                                       : marker_size(g.elision);
             return g.marker_size + extra >= g.elision.end - g.elision.begin;
         });
     }
@@ -796,7 +880,9 @@ private:
         if (f.next_gap < f.gaps.size() && f.k == f.gaps[f.next_gap].first) {
             const Gap& g = f.gaps[f.next_gap++];
             const bool object = f.object;
-            marker(g.elision, Piece::Json::element, g.marker_size);
+            // Sized now, not when planned: the view's first marker is the full one, wherever
+            // it falls.
+            marker(g.elision, Piece::Json::element, marker_size(g.elision));
             if (object) emit(member_value());
             f.child = g.resume;
             f.k += g.elision.items;
@@ -835,9 +921,12 @@ private:
             return;
         }
         // The cut middle keeps a window around each key word in it (at most k_key_windows).
+        const bool windows = options_keys_ != nullptr &&
+                             (limits_.string_windows || (!stack_.empty() && stack_.back().object &&
+                                                         is_key_record(stack_.back().node)));
         std::vector<std::pair<std::size_t, std::size_t>> cuts; // elided [from, to) of content
         std::size_t from = head;
-        while (options_keys_ != nullptr && cuts.size() < k_key_windows && from < tail) {
+        while (windows && cuts.size() < k_key_windows && from < tail) {
             const std::size_t at =
                 options_keys_->find(content.substr(from, tail - from), Level::critical);
             if (at == std::string_view::npos) break;
@@ -933,7 +1022,9 @@ bool is_json_document(std::string_view bytes, std::uint32_t max_depth, std::uint
 
 namespace {
 
-// Over the ceiling, in order, until the view fits: key items give way (as many stay as fit,
+// Over the ceiling, in order, until the view fits: key records keep only the members that say
+// what and where; strings outside key records lose their key-word windows; key items give way
+// (as many stay as fit,
 // evenly spread); strings lose all but their key-word windows, and arrays and objects their
 // items from the ends (first the last, then the first); then the top level's members fold too.
 // Each step keeps the most key items that fit. When nothing fits, the last limits are returned
@@ -954,6 +1045,13 @@ Limits fit_ceiling(Renderer& renderer, Limits limits, const JsonOptions& options
         l.key_cap = under;
         return l;
     };
+    // Key records first lose the members that neither say what nor where; then, still over,
+    // key records give way.
+    limits.key_members = true;
+    Limits uncapped = limits;
+    uncapped.key_cap = Limits::k_unlimited;
+    if (fits(uncapped)) return uncapped;
+    limits.string_windows = false;
     if (auto l = cap_keys(limits)) return *l;
     limits.max_string = 0;
     if (!limits.arrays) return limits;

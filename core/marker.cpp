@@ -124,6 +124,11 @@ std::string short_marker_text(const Elision& e, const MarkerContext& c) {
     }
     if (e.reason == Reason::similar_lines)
         return fmt::format("[sutra: {} similar lines, {}]", e.last_line - e.first_line + 1, range);
+    // Members cut from error records come one marker per record: the shortest form pays most.
+    if (e.reason == Reason::object_members) {
+        if (e.keys > 0) return fmt::format("[sutra: {}, {} with errors]", range, e.keys);
+        return fmt::format("[sutra: {}]", range);
+    }
     return fmt::format("[sutra: {}, {}]", what(e), range);
 }
 

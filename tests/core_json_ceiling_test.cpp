@@ -280,6 +280,59 @@ TEST(JsonCeiling, ErrorEntriesFillTheCeilingEvenlySpread) {
     for (const auto& e : all.elisions) EXPECT_EQ(e.keys, 0u);
 }
 
+// Error records (eslint's spelling, and another tool's) whose whole entries overflow the
+// ceiling keep the members that say what and where, in their order, and fold the rest into one
+// marker member each; every record stays. When whole records fit, none is trimmed.
+TEST(JsonCeiling, ErrorRecordsKeepWhatAndWhereWhenWholeOnesDoNotFit) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(23);
+    for (int round = 0; round < 6; ++round) {
+        const bool eslint = round % 2 == 0;
+        const bool fits_whole = round >= 4;
+        const std::size_t n = fits_whole ? 120 : 330 + rng() % 60;
+        std::string doc = "{\"tool\":\"lint\",\"results\":[";
+        std::vector<std::string> signal; // per record, its what-and-where members as written
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i > 0) doc += ",";
+            const std::string line = std::to_string(1 + rng() % 4000);
+            const std::string col = std::to_string(1 + rng() % 120);
+            const std::string msg = "Unexpected thing number " + std::to_string(rng() % 1000);
+            if (eslint) {
+                signal.push_back("{\"ruleId\":\"no-thing\",\"severity\":2,\"message\":\"" + msg +
+                                 "\",\"line\":" + line + ",\"column\":" + col);
+                doc += signal.back() +
+                       ",\"nodeType\":\"Identifier\",\"messageId\":\"thing\","
+                       "\"endLine\":" +
+                       line + ",\"endColumn\":" + col + ",\"fix\":{\"range\":[" +
+                       std::to_string(rng() % 9999) + ",12],\"text\":\"let\"}}";
+            } else {
+                signal.push_back("{\"file\":\"src/m" + std::to_string(i % 30) +
+                                 ".py\",\"line\":" + line + ",\"col\":" + col +
+                                 ",\"level\":\"error\",\"message\":\"" + msg + "\"");
+                doc += signal.back() + ",\"fingerprint\":\"" + std::to_string(rng()) +
+                       std::to_string(rng()) +
+                       "\",\"snippet\":{\"before\":\"x = 1\",\"after\":"
+                       "\"y = 2\"},\"docs\":\"https://example.org/r/" +
+                       std::to_string(i) + "\"}";
+            }
+        }
+        doc += "],\"summary\":{\"errors\":" + std::to_string(n) + "}}";
+        ASSERT_EQ(fits_whole, doc.size() < c.max_view_bytes) << round;
+        const Response r = run(doc, c);
+        if (fits_whole && !r.rewritten) continue; // nothing to elide: every record whole
+        const ordered_json view = check_json_view(doc, 0, r, c);
+        ASSERT_TRUE(view.is_object()) << round;
+        for (std::size_t i = 0; i < n; ++i)
+            EXPECT_NE(r.view.find(signal[i]), std::string::npos) << round << " record " << i;
+        const std::size_t trimmed = count(r.view, "]\":null}");
+        if (fits_whole)
+            EXPECT_EQ(trimmed, 0u) << round;
+        else
+            EXPECT_GT(trimmed, n * 9 / 10) << round;
+    }
+}
+
 // eslint's output as agents capture it: a warning on stderr, then the JSON on one line.
 TEST(JsonCeiling, JsonAfterTextIsRewrittenInPlace) {
     TempDir dir;
