@@ -84,6 +84,18 @@ constexpr KeyWord k_builtin[] = {
     {"timed out", Level::critical},
     {"refused", Level::critical},
     {"exceeded", Level::critical},
+    // Memory checkers (valgrind, the sanitizers): a leak, a bad access, an uninitialised read.
+    {"definitely lost", Level::critical},
+    {"memory leak", Level::critical},
+    {"invalid read", Level::critical},
+    {"invalid write", Level::critical},
+    {"invalid free", Level::critical},
+    {"uninitialised", Level::critical},
+    {"uninitialized", Level::critical},
+    {"use-after-free", Level::critical},
+    {"double free", Level::critical},
+    {"buffer-overflow", Level::critical},
+    {"stack-overflow", Level::critical},
     // Verdicts that name no failure but close a run: a process's exit, a build's configure
     // step, a package manager's summary.
     {"exited with", Level::critical},

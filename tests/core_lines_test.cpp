@@ -124,6 +124,8 @@ TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
              "  --fail-fast  stop at the first broken test",
              "      at com.example.ErrorHandler.handle(ErrorHandler.java:42)",
              "compiling error_code.cpp",
+             "==18820== 2 bytes in 1 blocks are possibly lost in loss record 1 of 1,617",
+             "gcc -g -fsanitize=address,leak -c src/leak_check.c",
          })
         EXPECT_NE(keys.level(plain), Level::critical) << plain;
     for (const char* critical : {
@@ -138,6 +140,13 @@ TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
              "2 upgraded, 133 newly installed, 0 to remove and 139 not upgraded.",
              "Fetched 5568 kB in 1s (4214 kB/s)",
              "quota_exceeded: tenant t-9932 over plan by 17 percent",
+             // valgrind memcheck, run on this machine (a leaking C program, perl -MPOSIX)
+             "==18306== Invalid read of size 4",
+             "==18306== Conditional jump or move depends on uninitialised value(s)",
+             "==18820== 3 bytes in 1 blocks are definitely lost in loss record 11 of 1,617",
+             "==18820==    definitely lost: 30,437 bytes in 34 blocks",
+             "Direct leak of 40 bytes in 1 object(s) allocated from: (a memory leak)",
+             "==4242==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010",
          })
         EXPECT_EQ(keys.level(critical), Level::critical) << critical;
     // A word inside a long unbroken token (a base64 blob, a minified bundle) is part of it; the

@@ -10,7 +10,9 @@ cap: a case with 800 errors has 800 must-keep lines. A line must stay visible wh
   2. an error or failure verdict: `error:`/`error[E…]:`/`error TS1234`, a line starting with
      `error`, `Error:`, `fatal:`, `panicked at`, FAIL/FAILED/ERROR as words, `npm error …`,
      `CMake Error`, or an exception line (`KeyError: 'x'`, `AssertionError`, the first unindented
-     line after `Traceback (most recent call last):`, pytest's `E   …Error` lines);
+     line after `Traceback (most recent call last):`, pytest's `E   …Error` lines), or a
+     memory checker's finding (`definitely lost in loss record`, `Invalid read`, `uninitialised
+     value`);
   3. a verdict or summary: `N passed`/`N failed`, `Found N errors`, `N problems (…)`,
      `Fetched … in …s`, `-- Build files have been written to`, `+++ exited with N +++`,
      `ERROR SUMMARY`, `definitely lost`, `make: ***`, `npm error code`, `Ran N tests in`,
@@ -67,6 +69,10 @@ VERDICT = re.compile(
             r"^CMake Error\b",
             r"^\s*E\s+\w*(?:Error|Exception)\b",  # pytest
             r"^(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::|$)",  # an exception line
+            # a memory checker's finding: a leak, a bad access, an uninitialised read
+            r"\bdefinitely lost in loss record\b",
+            r"\bInvalid (?:read|write|free)\b",
+            r"\buninitialised value",
         ]
     )
 )
