@@ -380,12 +380,19 @@ StreamView StreamPlanner::render(const MarkerContext& context,
     if (out.key_lines_elided > 0) {
         const bool searchable = context.id.has_value();
         std::string call;
-        if (searchable)
-            call = context.route.kind == RestoreRoute::Kind::mcp
-                       ? fmt::format("; find them: {}(id=\"{}\", mode=\"search\", query=TEXT)",
-                                     context.route.tool, *context.id)
-                       : fmt::format("; find them: {} restore {} --search TEXT",
-                                     context.route.program, *context.id);
+        if (searchable) {
+            // The error lines (the configuration's key words) are listed by one call; a --keep
+            // pattern's lines by a search.
+            RestoreCall list;
+            list.id = *context.id;
+            list.mode = "critical";
+            call = "; list the errors: " + spell_restore(context.route, list);
+            call += context.route.kind == RestoreRoute::Kind::mcp
+                        ? fmt::format(", others: {}(id=\"{}\", mode=\"search\", query=TEXT)",
+                                      context.route.tool, *context.id)
+                        : fmt::format(", others: {} restore {} --search TEXT",
+                                      context.route.program, *context.id);
+        }
         out.view += fmt::format("[sutra: {} more lines with key words (errors, failures, your "
                                 "keep patterns) are inside the elided ranges{}]\n",
                                 out.key_lines_elided, call);

@@ -12,6 +12,7 @@
 #include "core/exec_stream.hpp"
 #include "core/lines.hpp"
 #include "core/marker.hpp"
+#include "core/restore.hpp"
 #include "core/store.hpp"
 #include "core/text_rewrite.hpp"
 #include "tests/test_util.hpp"
@@ -378,6 +379,25 @@ TEST(StreamPlanner, KeyLinesAreShownFirstAndLastAndTheRestCounted) {
     EXPECT_NE(w.find("FINAL: 2000 failed"), std::string::npos);
     EXPECT_NE(w.find("more lines with key words"), std::string::npos);
     EXPECT_LE(w.size(), 65536u);
+    // The closing line names the call that lists every error line; it lists all 2000 (and the
+    // verdict), the hidden ones included.
+    EXPECT_NE(w.find("list the errors: sutra restore " + many.id + " --critical"),
+              std::string::npos);
+    RestoreQuery q;
+    q.id = many.id;
+    q.mode = RestoreMode::critical;
+    q.max_bytes = 65536;
+    std::string listed;
+    for (int page = 0; page < 100; ++page) {
+        auto r = restore(store, q);
+        ASSERT_TRUE(r) << r.error().message;
+        listed += r->text;
+        if (!r->next_lines) break;
+        q.start = r->next_lines->first;
+        q.end = r->next_lines->second;
+    }
+    EXPECT_NE(listed.find(":error: case 100050 broke\n"), std::string::npos);
+    EXPECT_EQ(std::count(listed.begin(), listed.end(), '\n'), 2001);
 }
 
 TEST(StreamPlanner, KeepPatternsMakeLinesKey) {
