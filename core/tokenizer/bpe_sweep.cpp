@@ -30,9 +30,9 @@ namespace sutra::core::tokenizer {
 namespace {
 
 constexpr std::uint32_t k_none = RankTable::k_none;
-constexpr std::uint32_t k_dead = UINT32_MAX;     // `next` of a part merged into its left
-constexpr std::uint32_t k_end = UINT32_MAX;      // no block
-constexpr std::uint32_t k_block_entries = 254; // a block is 1 KiB
+constexpr std::uint32_t k_dead = UINT32_MAX;      // `next` of a part merged into its left
+constexpr std::uint32_t k_end = UINT32_MAX;       // no block
+constexpr std::uint32_t k_block_entries = 254;    // a block is 1 KiB
 constexpr std::uint32_t k_blocks_per_slab = 2048; // a slab is 2 MiB, one huge page
 
 struct Block {
@@ -44,6 +44,7 @@ struct Block {
 struct Chain {
     std::uint32_t first = k_end;
     std::uint32_t last = k_end;
+    Block* tail = nullptr; // the block `last`, for the hot path of a push
 };
 
 } // namespace
@@ -110,17 +111,21 @@ std::size_t BytePairEncoder::merge_sweep(std::string_view piece) {
 
     const auto push = [&](std::uint32_t rank, std::uint32_t at) {
         Chain& chain = s.buckets[rank];
+        if (chain.tail != nullptr && chain.tail->used < k_block_entries) {
+            chain.tail->at[chain.tail->used++] = at;
+            return;
+        }
         if (chain.first == k_end) {
             chain.first = chain.last = s.take_block();
             s.ranks.push_back(rank);
             std::push_heap(s.ranks.begin(), s.ranks.end(), min_first);
-        } else if (s.block(chain.last).used == k_block_entries) {
+        } else {
             const std::uint32_t added = s.take_block();
-            s.block(chain.last).next = added;
+            chain.tail->next = added;
             chain.last = added;
         }
-        Block& block = s.block(chain.last);
-        block.at[block.used++] = at;
+        chain.tail = &s.block(chain.last);
+        chain.tail->at[chain.tail->used++] = at;
     };
 
     for (std::size_t i = 0; i <= n; ++i) {
