@@ -3,7 +3,10 @@
 # CPU time (perf stat task-clock, median of N runs) of each given binary beside `wc -l` on the
 # same file, in one run, so the ratio holds on a busy machine.
 #   bash bench/throughput/run.sh [-n RUNS] [-f LOG] SUTRA [SUTRA...]
-# Each binary runs with SUTRA_STATS=0 and a fresh SUTRA_HOME, with the store on and then off.
+# Each binary runs with SUTRA_STATS=0, with the store on and then off. Each run with the store on
+# gets a fresh copy of a store that has its key and one small entry: the log is a new entry, as
+# a new output would be (the same entry again replaces its file, which ext4 then writes back
+# at once, and a first put also makes the key).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 runs=5
@@ -22,11 +25,13 @@ bytes=$(stat -c %s "$log")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Prints "| what | median ms | MB/s |" from perf stat's per-run task-clock figures.
+# Prints "| what | median ms | MB/s |" from perf stat's per-run task-clock figures. With
+# FRESH_STORE set, each run starts from a copy of it at $work/home.
 measure() {
   local what="$1"; shift
   local out="$work/perf.$RANDOM"
   for _ in $(seq "$runs"); do
+    if [ -n "${FRESH_STORE:-}" ]; then rm -rf "$work/home"; cp -a "$FRESH_STORE" "$work/home"; fi
     perf stat -x, -e task-clock -o "$out" --append "$@" >/dev/null
   done
   grep task-clock "$out" | cut -d, -f1 | sort -n |
@@ -41,7 +46,10 @@ echo "| process | CPU time | MB/s |"
 echo "|---|---|---|"
 measure "wc -l" wc -l "$log"
 for bin in "$@"; do
-  home="$work/home.$RANDOM"
-  measure "$bin compress" env SUTRA_STATS=0 SUTRA_HOME="$home" "$bin" compress "$log"
-  measure "$bin compress, store off" env SUTRA_STATS=0 SUTRA_STORE=0 SUTRA_HOME="$home" "$bin" compress "$log"
+  template="$work/template.$RANDOM"
+  seq 1 20000 | SUTRA_STATS=0 SUTRA_HOME="$template" "$bin" compress >/dev/null
+  FRESH_STORE="$template" measure "$bin compress" \
+    env SUTRA_STATS=0 SUTRA_HOME="$work/home" "$bin" compress "$log"
+  measure "$bin compress, store off" \
+    env SUTRA_STATS=0 SUTRA_STORE=0 SUTRA_HOME="$work/home" "$bin" compress "$log"
 done
