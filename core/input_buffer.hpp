@@ -8,9 +8,10 @@
 
 namespace sutra::core {
 
-/// Bytes read from a descriptor into private anonymous memory. Unlike a std::string, the memory
-/// is never zero-filled first, it grows without copying (mremap), and a large buffer asks for
-/// huge pages, so a 30 MB file costs a handful of page faults instead of thousands. The file
+/// Bytes read from a descriptor into private anonymous memory. Unlike a std::string, the program
+/// never fills it with zeros before the read (the kernel hands out pages as the read fills
+/// them), it grows without copying (mremap), and a large buffer asks for huge pages, so a 30 MB
+/// file costs a handful of page faults instead of thousands. The file
 /// itself is never mapped: a file that shrinks or changes while sutra works on it cannot fault
 /// (SIGBUS) or change the bytes under the store's hash.
 class InputBuffer {
