@@ -79,6 +79,11 @@ TEST(Limits, CliPassesOverLimitInputThroughByteForByte) {
     out = test::run_command(env + SUTRA_BINARY + " compress < '" + dir.path + "/in.log'", &status);
     EXPECT_EQ(status, 0);
     EXPECT_TRUE(out == input) << out.size() << " vs " << input.size();
+    // And through a pipe, whose size is not known up front.
+    out = test::run_command("cat '" + dir.path + "/in.log' | " + env + SUTRA_BINARY + " compress",
+                            &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_TRUE(out == input) << out.size() << " vs " << input.size();
 }
 
 TEST(Limits, LongLinesAreClippedToTheModeWidth) {

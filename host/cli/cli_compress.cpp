@@ -2,6 +2,7 @@
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
+#include "core/input_buffer.hpp"
 #include "core/posix_io.hpp"
 #include "host/cli/cli.hpp"
 #include "host/response_json.hpp"
@@ -11,44 +12,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <optional>
 #include <string>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace sutra::host {
 namespace {
-
-// Reads up to `limit` bytes; `more` says whether the input goes on past it.
-bool read_bounded(int fd, std::uint64_t limit, std::string& out, bool& more) {
-    more = false;
-    // Read straight into the string: a regular file's size is known, so it takes one read and
-    // no copy; a pipe grows the string by doubling.
-    std::size_t len = out.size();
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        out.resize(len + std::min<std::uint64_t>(static_cast<std::uint64_t>(st.st_size), limit) +
-                   1);
-    while (true) {
-        if (len == out.size()) // full: grow (a regular file's last read finds its spare byte)
-            out.resize(std::max<std::size_t>(out.size() * 2, len + (1u << 16)));
-        const ssize_t n = ::read(fd, out.data() + len, out.size() - len);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            out.resize(len);
-            return false;
-        }
-        if (n == 0) break;
-        len += static_cast<std::size_t>(n);
-        if (len > limit) {
-            more = true;
-            break;
-        }
-    }
-    out.resize(len);
-    return true;
-}
 
 bool copy_rest(int in, int out) {
     char buf[1 << 16];
@@ -139,14 +108,14 @@ int cmd_compress(const Args& args) {
 
     const int fd = open_input(file);
     if (fd < 0) return 1;
-    std::string input;
-    bool more = false;
-    if (!read_bounded(fd, config->max_input_bytes, input, more)) {
+    core::InputBuffer buffer;
+    if (!buffer.read_from(fd, config->max_input_bytes)) {
         print_error("reading input: " + std::string(std::strerror(errno)));
         if (fd != STDIN_FILENO) ::close(fd);
         return 1;
     }
-    if (more) {
+    const std::string_view input = buffer.view();
+    if (buffer.more()) {
         // Too large to process: the original passes through, streamed, never held whole.
         const bool ok = core::write_all(STDOUT_FILENO, input) && copy_rest(fd, STDOUT_FILENO);
         if (fd != STDIN_FILENO) ::close(fd);
