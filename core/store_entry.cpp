@@ -197,12 +197,19 @@ std::string Store::id_for(std::string_view content) const {
 }
 
 std::expected<std::string, StoreError> Store::put(std::string_view content) {
+    if (content.size() > m_options.max_entry_bytes) return put(content, std::string_view());
+    return put(content, id_for(content));
+}
+
+std::expected<std::string, StoreError> Store::put(std::string_view content,
+                                                  std::string_view known_id) {
     try {
         if (content.size() > m_options.max_entry_bytes)
             return fail(StoreErrc::too_large,
                         fmt::format("store: {} bytes exceed the per-entry limit of {} bytes",
                                     content.size(), m_options.max_entry_bytes));
-        const std::string id = id_for(content);
+        if (!valid_id(known_id)) return fail(StoreErrc::bad_id, "store: not a sutra id");
+        const std::string id(known_id);
         auto dirfd = prepare_store_dir(m_options.dir);
         if (!dirfd) return std::unexpected(dirfd.error());
         const int dfd = dirfd->get();

@@ -4,6 +4,7 @@
 #include "core/compress.hpp"
 #include "core/shape.hpp"
 #include "core/store.hpp"
+#include "core/store_options.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -68,6 +69,36 @@ TEST(Compress, OddLinesOutOfAUniformListingStayVisible) {
             EXPECT_EQ(*bytes, listing.substr(e.begin, e.end - e.begin));
         }
     }
+}
+
+// From 1 MiB the id is hashed on a second thread while the rewrite plans: the id is still the
+// store's id of the output, and the entry restores whole; a view not worth showing stores
+// nothing, though its hash was started.
+TEST(Compress, LargeOutputsHashedAsideGetTheStoresId) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::string log;
+    for (int i = 0; log.size() < (3u << 20); ++i)
+        log += "GET /api/items/" + std::to_string(i * 7919 % 100003) + " 200 " +
+               std::to_string(i % 977) + "ms\n";
+    log += "ERROR: upstream timed out\n";
+    const Response r = run(log, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    ASSERT_TRUE(r.id);
+    auto store = Store::open(store_options(c, ""));
+    ASSERT_TRUE(store);
+    EXPECT_EQ(*r.id, store->id_for(log));
+    EXPECT_EQ(*store->read_all(*r.id), log);
+
+    std::string random;
+    std::mt19937 rng(1);
+    for (int i = 0; random.size() < (2u << 20); ++i)
+        random += std::to_string(rng()) + std::to_string(rng()) + "\n";
+    Config strict = c;
+    strict.min_saving_percent = 100; // no view can be worth it
+    const Response p = run(random, strict);
+    EXPECT_FALSE(p.rewritten);
+    EXPECT_FALSE(store->read_all(store->id_for(random)));
 }
 
 TEST(Compress, SmallOutputsPassThrough) {
