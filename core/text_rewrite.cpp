@@ -209,6 +209,7 @@ private:
     std::vector<std::string> m_cleaned;
     Noise m_noise;
     std::vector<Level> m_level;
+    std::vector<bool> m_location_line; // the location of the error on the line above
     // The critical and the notable lines, in order: what select() visits on every attempt.
     std::vector<std::size_t> m_critical_lines;
     std::vector<std::size_t> m_notable_lines;
@@ -273,12 +274,38 @@ private:
             while (j < m_n && !text(j).empty() && (text(j)[0] == ' ' || text(j)[0] == '\t')) ++j;
             if (j < m_n && j > i + 1 && !is_blank(text(j))) m_level[j] = Level::critical;
         }
+        // An error whose location is the line below it (rustc's `error[E0308]: mismatched
+        // types` over `  --> src/main.rs:2:19`, a runtime's message over `    at app.js:12:5`):
+        // that line is part of the error, shown with it even when later errors of its kind go
+        // without context, and it tells a hundred identical headers apart.
+        std::vector<bool> located(m_n, false); // line i's location is line i + 1
+        m_location_line.assign(m_n, false);
+        for (std::size_t i = 0; i + 1 < m_n; ++i) {
+            if (m_level[i] != Level::critical || has_location(text(i))) continue;
+            const std::string_view below = text(i + 1);
+            if (below.empty() || (below[0] != ' ' && below[0] != '\t') || !is_location(below))
+                continue;
+            located[i] = true;
+            m_location_line[i + 1] = true;
+            m_level[i + 1] = Level::critical;
+        }
         // A critical line the output already said word for word (a server's hundredth "code
         // 404, message File not found") adds only its position: the first copy is the error.
+        // A located error is said again only with the same location too.
         std::unordered_set<std::string_view> said;
-        for (std::size_t i = 0; i < m_n; ++i)
-            if (m_level[i] == Level::critical && !said.insert(text(i)).second)
-                m_level[i] = Level::none;
+        std::unordered_set<std::string> said_at;
+        for (std::size_t i = 0; i < m_n; ++i) {
+            if (m_level[i] != Level::critical) continue;
+            if (located[i]) {
+                std::string key(text(i));
+                key += text(i + 1);
+                if (!said_at.insert(std::move(key)).second)
+                    m_level[i] = m_level[i + 1] = Level::none;
+                ++i; // its location line goes with it
+                continue;
+            }
+            if (!said.insert(text(i)).second) m_level[i] = Level::none;
+        }
         for (std::size_t i = 0; i < m_n; ++i) {
             if (m_level[i] == Level::critical)
                 m_critical_lines.push_back(i);
@@ -461,13 +488,15 @@ private:
             std::uint64_t context_bytes = 0;
             for (std::size_t i : critical) {
                 if (context_bytes + used > room) break;
+                if (m_location_line[i]) continue; // its error's context is its context
                 if (++seen[kind_of(text(i))] > k_context_per_kind) continue;
                 const std::size_t from = i >= m_opt.context_before ? i - m_opt.context_before : 0;
                 for (std::size_t j = from; j < i; ++j) context_bytes += keep(j);
                 std::size_t notes = 0;
                 for (std::size_t j = i + 1; j < m_n && j - i <= m_opt.max_block; ++j) {
                     if (j - i > m_opt.context_after && !is_continuation(text(j))) break;
-                    if (m_level[j] == Level::critical) break; // its own block follows
+                    // Another error's own block follows (not this one's location line).
+                    if (m_level[j] == Level::critical && !(j == i + 1 && m_location_line[j])) break;
                     // A compiler's chain of notes (g++'s hundred candidates) explains the error
                     // with its first few; the rest stay behind a marker.
                     if (is_subordinate_diagnostic(text(j)) && ++notes > k_notes_per_error) break;

@@ -150,6 +150,53 @@ TEST(TextRules, MarkersCountTheErrorsTheyHide) {
     EXPECT_NE(r.view.find(" with errors"), std::string::npos);
 }
 
+// An error whose place is on the line below its header (rustc's `--> file:line:col`, a stack's
+// `at file:line:col`) keeps that line with it: a hundred identical headers are a hundred errors
+// at a hundred places, each place shown, even for the errors that go without context.
+TEST(TextRules, AnErrorsLocationBelowItStaysWithIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(29);
+    for (int round = 0; round < 6; ++round) {
+        const bool rustc = round % 2 == 0;
+        const int count = 150 + static_cast<int>(rng() % 300);
+        std::string in;
+        std::vector<std::string> places;
+        for (int i = 0; i < count; ++i) {
+            const std::string at = "src/m" + std::to_string(rng() % 9) +
+                                   ".rs:" + std::to_string(i + 1) + ":" +
+                                   std::to_string(1 + rng() % 60);
+            if (rustc) {
+                in += "error[E0308]: mismatched types\n";
+                places.push_back("  --> " + at);
+                in += places.back() + "\n   |\n" + std::to_string(i + 1) +
+                      " |     let x: u32 = \"s\";\n   |            ^^^ expected `u32`\n\n";
+            } else {
+                in += "TypeError: handler is not a function\n";
+                places.push_back("    at dispatch (" + at + ")");
+                in += places.back() + "\n    at process (node:internal/" +
+                      std::to_string(rng() % 5) + ":1:1)\n    at run (node:internal/main:9:3)\n";
+            }
+        }
+        in +=
+            "error: could not compile `bad` due to " + std::to_string(count) + " previous errors\n";
+        const Response r = run(in, c);
+        const std::string_view view = view_of(r, in);
+        ASSERT_LE(view.size(), c.max_view_bytes) << round;
+        std::size_t shown = 0;
+        for (const auto& p : places) shown += view.find(p + "\n") != std::string::npos ? 1 : 0;
+        EXPECT_EQ(shown, places.size()) << round;
+    }
+    // The same header at the same place again is one error.
+    std::string twice;
+    for (int i = 0; i < 400; ++i)
+        twice += "error[E0308]: mismatched types\n  --> src/a.rs:7:3\nstep " + std::to_string(i) +
+                 " of the build went on\n";
+    const Response r = run(twice, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    EXPECT_LT(r.view.size(), twice.size() / 4);
+}
+
 // When the error lines alone overflow the ceiling, one line after the view counts those the
 // markers hide and names the call that lists them all; that call, paged, lists exactly the
 // output's error lines, each as the original has it. A view that shows every error has no

@@ -158,6 +158,18 @@ if have valgrind && have gcc; then
 else
     skip valgrind_leak "valgrind or gcc missing"
 fi
+# cargo build of a crate with 700 type errors: rustc names each error's place on the line below
+# its header (`error[E0308]: mismatched types` / `  --> src/main.rs:2:20`), so headers repeat.
+if have cargo; then
+    mkdir -p "$work/crate/src"
+    printf '[package]\nname = "bad"\nversion = "0.1.0"\nedition = "2021"\n' >"$work/crate/Cargo.toml"
+    { echo 'fn main() {'
+      for i in $(seq 0 699); do echo "    let x$i: u32 = \"s$i\";"; done
+      echo '}'; } >"$work/crate/src/main.rs"
+    capture cargo_build_errors -- bash -c 'cd crate && cargo build --offline --color never'
+else
+    skip cargo_build_errors "cargo missing"
+fi
 # valgrind on a real interpreter: hundreds of loss records with stacks, 23 of them real leaks.
 if have valgrind && [[ -x /usr/bin/perl ]]; then
     capture valgrind_perl_leaks -- valgrind --leak-check=full --num-callers=6 /usr/bin/perl -MPOSIX -e 1

@@ -17,7 +17,8 @@ cap: a case with 800 errors has 800 must-keep lines. A line must stay visible wh
      `Fetched … in …s`, `-- Build files have been written to`, `+++ exited with N +++`,
      `ERROR SUMMARY`, `definitely lost`, `make: ***`, `npm error code`, `Ran N tests in`,
      `FAILED (failures=N)`, `OK`, `added N packages`, `Built target`;
-  4. a process exit line (`exited with code N`, `Segmentation fault`, `Killed`, …);
+  4. a process exit line (`exited with code N`, `Segmentation fault`, `Killed`, …), or the
+     indented location line right below a kept line (`--> src/main.rs:2:19`, `at app.js:3:5`);
   5. the last non-empty line.
 Error words inside flags, paths and identifiers (`-Werror`, `-Wno-error=x`, `errors.h`,
 `src/error/`, `on_error`, `error_code`, `.error()`) do not count: each word must stand alone.
@@ -156,6 +157,7 @@ def pick(data):
     lines = [l.strip() for l in raw]
     keep = []
     in_trace = False
+    kept_above = False
     for r, line in zip(raw, lines):
         if len(line) > MAX_LINE:
             continue
@@ -171,6 +173,14 @@ def pick(data):
             continue
         if keep_line(line):
             keep.append(line)
+            kept_above = True
+            continue
+        # The location of the error on the line above (rustc's `--> src/main.rs:2:19`, a stack's
+        # `at app.js:12:5`): the header alone does not say where.
+        if kept_above and r.startswith((" ", "\t")) and LOCATION.search(line) and \
+                re.match(r"(?:-->|at)\s", line):
+            keep.append(line)
+        kept_above = False
     j = json_keeps(text)
     if j:
         keep.extend(j)
