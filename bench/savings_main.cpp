@@ -456,7 +456,7 @@ int main(int argc, char** argv) {
                            ? fmt::format("{}/{}", r.restores_exact, r.markers)
                            : fmt::format("**{}/{}**", r.restores_exact, r.markers));
         }
-        fmt::print("| **total** | {} cases | {}/{} ({}/{}) | {} over | {:.1f}% ({} markers) | {} | "
+        fmt::print("| **total** | {} cases | {}/{} ({}/{}) | {} over | {:.2f}% ({} markers) | {} | "
                    "{}/{} | {}/{} | {}/{} |\n",
                    corpus.size(), f.visible, f.keep, f.reached, f.keep, f.over,
                    f.view_bytes ? 100.0 * (double)f.marker_bytes / (double)f.view_bytes : 0.0,
