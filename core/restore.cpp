@@ -251,21 +251,14 @@ std::string restore_note(const RestoreQuery& query,
         if (result.clipped) note += "; a line longer than the bound was cut";
     }
     note += '\n';
-    if (result.next) {
+    // A paged byte range goes on by bytes; a paged listing of error lines by its line window.
+    const auto next_range = result.next ? result.next : result.next_lines;
+    if (next_range) {
         RestoreCall next;
         next.id = query.id;
-        next.mode = "bytes";
-        next.start = result.next->first;
-        next.end = result.next->second;
-        next.max_bytes = next_max_bytes;
-        note += "next: " + spell_restore(route, next) + "\n";
-    }
-    if (result.next_lines) {
-        RestoreCall next;
-        next.id = query.id;
-        next.mode = "critical";
-        next.start = result.next_lines->first;
-        next.end = result.next_lines->second;
+        next.mode = result.next ? "bytes" : "critical";
+        next.start = next_range->first;
+        next.end = next_range->second;
         next.max_bytes = next_max_bytes;
         note += "next: " + spell_restore(route, next) + "\n";
     }
