@@ -278,14 +278,12 @@ private:
         // types` over `  --> src/main.rs:2:19`, a runtime's message over `    at app.js:12:5`):
         // that line is part of the error, shown with it even when later errors of its kind go
         // without context, and it tells a hundred identical headers apart.
-        std::vector<bool> located(m_n, false); // line i's location is line i + 1
         m_location_line.assign(m_n, false);
         for (std::size_t i = 0; i + 1 < m_n; ++i) {
             if (m_level[i] != Level::critical || has_location(text(i))) continue;
             const std::string_view below = text(i + 1);
             if (below.empty() || (below[0] != ' ' && below[0] != '\t') || !is_location(below))
                 continue;
-            located[i] = true;
             m_location_line[i + 1] = true;
             m_level[i + 1] = Level::critical;
         }
@@ -296,7 +294,7 @@ private:
         std::unordered_set<std::string> said_at;
         for (std::size_t i = 0; i < m_n; ++i) {
             if (m_level[i] != Level::critical) continue;
-            if (located[i]) {
+            if (i + 1 < m_n && m_location_line[i + 1]) {
                 std::string key(text(i));
                 key += text(i + 1);
                 if (!said_at.insert(std::move(key)).second)

@@ -349,12 +349,16 @@ TEST(StreamPlanner, KeyLinesAreShownFirstAndLastAndTheRestCounted) {
     TempDir dir;
     Store store = open_store(dir.path);
     std::mt19937 rng(11);
-    std::string input;
-    for (int i = 0; i < 200000; ++i) {
-        input += "ok line " + std::to_string(i) + "\n";
-        if (i % 1000 == 500) input += "error: case " + std::to_string(i) + " broke\n";
-    }
-    input += "FINAL: 200 failed\n";
+    // 200,000 plain lines, an error after every `every`-th, and a verdict.
+    const auto log = [](int every, const std::string& verdict) {
+        std::string out;
+        for (int i = 0; i < 200000; ++i) {
+            out += "ok line " + std::to_string(i) + "\n";
+            if (i % every == every / 2) out += "error: case " + std::to_string(i) + " broke\n";
+        }
+        return out + verdict + "\n";
+    };
+    std::string input = log(1000, "FINAL: 200 failed");
     const StreamRun run = plan_and_store(input, store, Mode::normal, rng);
     check_run(input, run, store);
     const std::string& v = run.view.view;
@@ -365,12 +369,7 @@ TEST(StreamPlanner, KeyLinesAreShownFirstAndLastAndTheRestCounted) {
     EXPECT_EQ(v.find("more lines with key words"), std::string::npos);
     EXPECT_LE(v.size(), 65536u);
     // Ten times as many do not: the first and the last, and a count of the rest.
-    input.clear();
-    for (int i = 0; i < 200000; ++i) {
-        input += "ok line " + std::to_string(i) + "\n";
-        if (i % 100 == 50) input += "error: case " + std::to_string(i) + " broke\n";
-    }
-    input += "FINAL: 2000 failed\n";
+    input = log(100, "FINAL: 2000 failed");
     const StreamRun many = plan_and_store(input, store, Mode::normal, rng);
     check_run(input, many, store);
     const std::string& w = many.view.view;

@@ -92,16 +92,13 @@ std::string_view without_python_comments(std::string_view decl) {
 // The name as listed: whitespace runs collapsed to one space (a name node may span lines:
 // `operator\n()`), and a C++ class template specialisation named without its arguments
 // (`_Asan<allocator<_Up> >` is `_Asan`; the signature keeps them).
-std::string display_name(std::string_view name, std::string_view kind, Language language) {
-    if (language == Language::cpp && is_type_like(kind)) name = name.substr(0, name.find('<'));
-    // A conversion operator's node holds its parameters: `operator bool() const` is
-    // `operator bool`.
-    if (language == Language::cpp && name.find("operator ") != std::string_view::npos)
-        name = name.substr(0, name.find('(', name.find("operator ")));
-    while (!name.empty() && is_space(name.back())) name.remove_suffix(1);
+// `text` with each run of blanks (newlines included) as one space and none at either end,
+// stopping once the result is longer than `limit` bytes.
+std::string collapse_spaces(std::string_view text, std::size_t limit) {
     std::string out;
+    out.reserve(std::min(text.size(), limit == std::string::npos ? text.size() : limit + 4));
     bool pending_space = false;
-    for (char c : name) {
+    for (char c : text) {
         if (is_space(c)) {
             pending_space = !out.empty();
             continue;
@@ -109,8 +106,18 @@ std::string display_name(std::string_view name, std::string_view kind, Language 
         if (pending_space) out += ' ';
         pending_space = false;
         out += c;
+        if (out.size() > limit) break;
     }
     return out;
+}
+
+std::string display_name(std::string_view name, std::string_view kind, Language language) {
+    if (language == Language::cpp && is_type_like(kind)) name = name.substr(0, name.find('<'));
+    // A conversion operator's node holds its parameters: `operator bool() const` is
+    // `operator bool`.
+    if (language == Language::cpp && name.find("operator ") != std::string_view::npos)
+        name = name.substr(0, name.find('(', name.find("operator ")));
+    return collapse_spaces(name, std::string::npos);
 }
 
 // Names and signatures go into JSON, which takes UTF-8 only: a byte that does not begin a
@@ -175,19 +182,7 @@ std::size_t with_go_keyword(std::string_view text, const RawSymbol& r) {
 } // namespace
 
 std::string normalise_signature(std::string_view declaration) {
-    std::string out;
-    out.reserve(std::min(declaration.size(), k_signature_chars + 8));
-    bool pending_space = false;
-    for (char c : declaration) {
-        if (is_space(c)) {
-            pending_space = !out.empty();
-            continue;
-        }
-        if (pending_space) out += ' ';
-        pending_space = false;
-        out += c;
-        if (out.size() > k_signature_chars + 4) break;
-    }
+    std::string out = collapse_spaces(declaration, k_signature_chars + 4);
     while (!out.empty() && (out.back() == '{' || out.back() == ':' || out.back() == ' ')) {
         // `::` ends a C++ name, not a block opener.
         if (out.back() == ':' && out.size() >= 2 && out[out.size() - 2] == ':') break;

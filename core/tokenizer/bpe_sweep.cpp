@@ -96,12 +96,13 @@ struct BytePairEncoder::Sweep {
     }
 };
 
-BytePairEncoder::BytePairEncoder(const RankTable& table)
-    : m_table(table), m_sweep(std::make_unique<Sweep>()) {}
+BytePairEncoder::BytePairEncoder(const RankTable& table) : m_table(table) {}
 
 BytePairEncoder::~BytePairEncoder() = default;
 
 std::size_t BytePairEncoder::merge_sweep(std::string_view piece) {
+    // Made on the first long piece: most counts never need it.
+    if (!m_sweep) m_sweep = std::make_unique<Sweep>();
     Sweep& s = *m_sweep;
     const std::size_t n = piece.size();
     if (s.buckets.size() < m_table.size()) s.buckets.resize(m_table.size());
