@@ -117,14 +117,14 @@ private:
 };
 
 struct Child {
-    pid_t pid = -1; ///< also its process group's id
-    int out = -1;   ///< read end of the one pipe its stdout and stderr write to
+    pid_t pid = -1;
+    int out = -1; ///< read end of the one pipe its stdout and stderr write to
 };
 
-/// Starts argv[0] (searched in PATH) as the leader of a new process group, with stdout and
-/// stderr on one pipe, so the bytes arrive in the order the child wrote them. Returns the errno
-/// on failure.
-std::pair<Child, int> spawn(const CommandSpec& spec) {
+/// Starts argv[0] (searched in PATH) in process group `group` (0: as the leader of a new one),
+/// with stdout and stderr on one pipe, so the bytes arrive in the order the child wrote them.
+/// Returns the errno on failure.
+std::pair<Child, int> spawn(const CommandSpec& spec, pid_t group) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return {{}, errno};
     posix_spawn_file_actions_t actions;
@@ -143,7 +143,7 @@ std::pair<Child, int> spawn(const CommandSpec& spec) {
     sigemptyset(&none);
     posix_spawnattr_setsigdefault(&attr, &defaults);
     posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setpgroup(&attr, group);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
                                         POSIX_SPAWN_SETPGROUP);
 
@@ -159,65 +159,115 @@ std::pair<Child, int> spawn(const CommandSpec& spec) {
         ::close(fds[0]);
         return {{}, rc};
     }
-    // Also set here: the group must exist before anyone signals it (the child may not have run
-    // yet). EACCES (it already ran exec) and ESRCH (it is gone) are fine.
-    ::setpgid(pid, pid);
+    // Also set here: the child must be in its group before anyone signals it (it may not have
+    // run yet). EACCES (it already ran exec) and ESRCH (it is gone) are fine.
+    ::setpgid(pid, group > 0 ? group : pid);
     return {{pid, fds[0]}, 0};
 }
 
 /// A forked process that stops the command's group if sutra dies before saying it is done: it
 /// holds the read end of a pipe whose write end only sutra has, so sutra's death, however it
-/// comes, is an end of file. It sits in a group of its own and ignores the terminating signals,
-/// so a signal to sutra's group or a Ctrl-C does not take it along.
+/// comes, is an end of file. It ignores the terminating signals, so a signal to sutra's group or
+/// a Ctrl-C does not take it along.
+///
+/// There is no moment when the command runs and the watchdog does not know its group: the
+/// watchdog is forked first and leads a new process group, the command is started inside that
+/// group, and only then (arm) does the watchdog step out of it, into a process (and group) of its
+/// own. Told the group after the start instead, it would miss a SIGKILL that comes between the
+/// two, and forking a large process takes long enough for that to happen.
 class Watchdog {
 public:
-    explicit Watchdog(pid_t group) {
+    Watchdog() {
         int fds[2];
         if (::pipe2(fds, O_CLOEXEC) != 0) return;
         const pid_t pid = ::fork();
-        if (pid == 0) {
-            // Only async-signal-safe calls from here: the parent may have other threads.
-            ::setpgid(0, 0);
-            struct sigaction ign {};
-            ign.sa_handler = SIG_IGN;
-            for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTTIN, SIGTTOU, SIGTSTP})
-                ::sigaction(sig, &ign, nullptr);
-            // Hold nothing of sutra's: not its stdout (a host waits for that to close), not the
-            // command's pipe.
-            ::dup2(fds[0], 3);
-            ::syscall(SYS_close_range, 4u, ~0u, 0u);
-            ::close(0), ::close(1), ::close(2);
-            char byte = 0;
-            ssize_t n;
-            do n = ::read(3, &byte, 1);
-            while (n < 0 && errno == EINTR);
-            if (n != 1) stop_group(group);
-            ::_exit(0);
-        }
+        if (pid == 0) lead(fds[0]);
         ::close(fds[0]);
         if (pid < 0) {
             ::close(fds[1]);
             return;
         }
+        // Also set here: the group must exist before the command joins it.
+        ::setpgid(pid, pid);
         m_pid = pid;
+        m_group = pid;
         m_fd = fds[1];
+    }
+    /// The group the command starts in; 0 (a new group of its own) without a watchdog.
+    pid_t group() const { return m_group; }
+    /// The command has started in group(): the watchdog steps out of it, and from now on stops
+    /// it if sutra dies. Returns once the group holds only the command's processes.
+    void arm() {
+        if (m_pid <= 0) return;
+        write_byte(k_armed);
+        while (::waitpid(m_pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+        m_pid = -1;
     }
     /// sutra finished the run itself: the watchdog leaves the group alone and exits.
     ~Watchdog() {
-        if (m_pid <= 0) return;
-        const char done = 'd';
-        while (::write(m_fd, &done, 1) < 0 && errno == EINTR) {
-        }
+        if (m_fd < 0) return;
+        write_byte(k_done);
         ::close(m_fd);
-        while (::waitpid(m_pid, nullptr, 0) < 0 && errno == EINTR) {
-        }
+        if (m_pid > 0)
+            while (::waitpid(m_pid, nullptr, 0) < 0 && errno == EINTR) {
+            }
     }
     Watchdog(const Watchdog&) = delete;
     Watchdog& operator=(const Watchdog&) = delete;
 
 private:
+    static constexpr char k_armed = 'a', k_done = 'd';
+
+    void write_byte(char byte) {
+        while (::write(m_fd, &byte, 1) < 0 && errno == EINTR) {
+        }
+    }
+    /// One byte from sutra; 0 at end of file (sutra is gone).
+    static char read_byte() {
+        char byte = 0;
+        ssize_t n;
+        do n = ::read(3, &byte, 1);
+        while (n < 0 && errno == EINTR);
+        return n == 1 ? byte : 0;
+    }
+    /// The forked watchdog, leading the command's group until it is armed. Only async-signal-safe
+    /// calls from here: the parent may have other threads.
+    [[noreturn]] static void lead(int fd) {
+        const pid_t group = ::getpid();
+        ::setpgid(0, 0);
+        struct sigaction ign {};
+        ign.sa_handler = SIG_IGN;
+        for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTTIN, SIGTTOU, SIGTSTP})
+            ::sigaction(sig, &ign, nullptr);
+        // Hold nothing of sutra's: not its stdout (a host waits for that to close), not the
+        // command's pipe.
+        ::dup2(fd, 3);
+        ::syscall(SYS_close_range, 4u, ~0u, 0u);
+        ::close(0), ::close(1), ::close(2);
+        const char first = read_byte();
+        if (first == k_done) ::_exit(0); // the command did not start
+        if (first == k_armed) {
+            const pid_t out = ::fork();
+            if (out == 0) {
+                ::setpgid(0, 0);
+                if (read_byte() != k_done) stop_group(group);
+                ::_exit(0);
+            }
+            // Out of the group before sutra, which waits for this exit, goes on. Without a
+            // second process the run goes on unwatched, as when the first fork fails.
+            if (out > 0) ::setpgid(out, out);
+            ::_exit(0);
+        }
+        // sutra died with the command started, or while starting it. This process is in the
+        // group too, so the grace is waited out in full before SIGKILL ends the lot.
+        stop_group(group);
+        ::_exit(0);
+    }
+
     pid_t m_pid = -1;
     int m_fd = -1;
+    pid_t m_group = 0;
 };
 
 /// When sutra is a shell's foreground job on a terminal, the command's group gets the terminal for
@@ -271,10 +321,11 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
                                            const std::function<bool(std::string_view)>& on_bytes,
                                            const std::function<void()>& on_idle) {
     SignalForwarding signals;
-    auto [child, err] = spawn(spec);
+    Watchdog watchdog;
+    auto [child, err] = spawn(spec, watchdog.group());
     if (err != 0) return std::unexpected(err);
-    const pid_t group = child.pid;
-    Watchdog watchdog(group);
+    const pid_t group = watchdog.group() > 0 ? watchdog.group() : child.pid;
+    watchdog.arm();
     Terminal terminal;
     terminal.hand_to(group);
     signals.started(group);

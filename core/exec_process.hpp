@@ -1,11 +1,13 @@
 #pragma once
 // The process side of `sutra exec` (core/exec.cpp): starts the command in a process group of its
-// own with one pipe for its standard output and error, reads that pipe until the command is done,
-// and makes sure the command's whole tree stops when sutra is stopped:
+// own (no other process's) with one pipe for its standard output and error, reads that pipe until
+// the command is done, and makes sure the command's whole tree stops when sutra is stopped:
 //  - SIGINT, SIGTERM and SIGHUP sent to sutra go to the whole group, then SIGKILL after
 //    k_kill_grace;
-//  - a watchdog process (forked, in a group of its own, holding the read end of a pipe only
-//    sutra writes) sees sutra die, even by SIGKILL, and stops the group the same way;
+//  - a watchdog process (forked before the command, leading the group the command starts in,
+//    then stepping out into a group of its own; it holds the read end of a pipe only sutra
+//    writes) sees sutra die, even by SIGKILL and even as the command starts, and stops the
+//    group the same way;
 //  - a time limit kills the group (SIGKILL) and is a hard bound on the wait;
 //  - the command's own exit ends the wait within k_drain_grace, even if a background child keeps
 //    the pipe open and keeps writing.

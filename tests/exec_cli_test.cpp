@@ -403,6 +403,27 @@ TEST_F(ExecFixture, TheCommandDoesNotOutliveAKilledSutra) {
     EXPECT_TRUE(stops_within(sleeper, 5s)) << "the command outlived a killed sutra";
 }
 
+// The same when sutra is killed the moment the command has started: the watchdog is there before
+// the command runs (forking a large sutra takes long enough for a command to start and print).
+TEST_F(ExecFixture, TheCommandDoesNotOutliveASutraKilledAsItStarts) {
+    for (int round = 0; round < 10; ++round) {
+        const std::string pidfile = dir.path + "/group" + std::to_string(round);
+        const pid_t pid = start({"exec", "--sh", "echo $$ > '" + pidfile + "'; exec sleep 300"});
+        // Polled without sleeping, to kill sutra as early as the command's first line.
+        const auto until = std::chrono::steady_clock::now() + 10s;
+        while (test::read_file(pidfile).find('\n') == std::string::npos &&
+               std::chrono::steady_clock::now() < until) {
+        }
+        ::kill(pid, SIGKILL);
+        const pid_t command = pid_in(pidfile);
+        ASSERT_GT(command, 0);
+        Outcome o;
+        finish_within(pid, 5s, o);
+        EXPECT_TRUE(stops_within(command, 5s))
+            << "round " << round << ": the command outlived sutra";
+    }
+}
+
 // The command's standard input is still sutra's, and what it writes keeps its order: a group of
 // its own changes nothing a plain shell would show.
 TEST_F(ExecFixture, ItsOwnGroupChangesNothingAShellWouldShow) {
