@@ -223,15 +223,25 @@ bool is_letter(unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+bool is_alnum(unsigned char c) {
+    return is_letter(c) || (c >= '0' && c <= '9');
+}
+
+bool has_hyphen(const unsigned char* s, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (s[i] == '-') return true;
+    return false;
+}
+
 } // namespace
 
 // A key word inside a flag, a path or an identifier names no failure (`-Wno-error=x`, `-Werror`,
 // `--fail-fast`, `src/error/`, `include/errors.h`, `on_error`, `error_code`): the token around
 // it (up to blanks, quotes, brackets and commas) starts with a dash, holds a slash, or joins the
-// word to another with an underscore (unless a colon follows, as after an error code), or the
-// word (with its trailing letters) is a file's stem. A token longer than k_name_reach on either
-// side of the word (a base64 blob, a minified bundle) is a name too, and is not scanned further:
-// scanning each hit's whole token made a 4 MB blob quadratic.
+// word to another with an underscore or a hyphen (unless a colon follows, as after an error
+// code), or the word (with its trailing letters) is a file's stem. A token longer than k_name_reach
+// on either side of the word (a base64 blob, a minified bundle) is a name too, and is not scanned
+// further: scanning each hit's whole token made a 4 MB blob quadratic.
 bool KeyMatcher::inside_name(const unsigned char* s,
                              std::size_t n,
                              std::size_t p,
@@ -255,6 +265,13 @@ bool KeyMatcher::inside_name(const unsigned char* s,
     if (e < b && s[e] == ':') return false; // a label: `quota_exceeded: …`, `E_FAIL:`
     if (p > a && s[p - 1] == '_') return true;
     if (e < b && s[e] == '_') return true;
+    // A hyphen joining the word to another names a package or a rule (`http-errors@2.0.0`,
+    // `libgpg-error0`, `error-prone`); words that hold a hyphen themselves (`use-after-free`,
+    // as in `heap-use-after-free`) are compound terms and stay.
+    if (!has_hyphen(s + p, len)) {
+        if (p > a + 1 && s[p - 1] == '-' && is_alnum(s[p - 2])) return true;
+        if (e + 1 < b && s[e] == '-' && is_alnum(s[e + 1])) return true;
+    }
     return e + 1 < b && s[e] == '.' && is_letter(s[e + 1]);
 }
 

@@ -87,6 +87,11 @@ bool reference_inside_name(const std::string& s, std::size_t p, std::size_t len)
     if (e < token.size() && token[e] == ':') return false;
     if (at > 0 && token[at - 1] == '_') return true;
     if (e < token.size() && token[e] == '_') return true;
+    auto alnum = [&](char c) { return letter(c) || (c >= '0' && c <= '9'); };
+    if (s.substr(p, len).find('-') == std::string::npos &&
+        ((at > 1 && token[at - 1] == '-' && alnum(token[at - 2])) ||
+         (e + 1 < token.size() && token[e] == '-' && alnum(token[e + 1]))))
+        return true;
     return e + 1 < token.size() && token[e] == '.' && letter(token[e + 1]);
 }
 
@@ -126,6 +131,11 @@ TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
              "compiling error_code.cpp",
              "==18820== 2 bytes in 1 blocks are possibly lost in loss record 1 of 1,617",
              "gcc -g -fsanitize=address,leak -c src/leak_check.c",
+             // package names joined by hyphens (apt, ls)
+             "Inst libboost-exception1.74-dev (1.74.0+ds1-21 Debian:12.15/oldstable [amd64])",
+             "liberror-prone-java",
+             "libgpg-error0",
+             "            \"http-errors\": {",
          })
         EXPECT_NE(keys.level(plain), Level::critical) << plain;
     for (const char* critical : {
@@ -147,6 +157,9 @@ TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
              "==18820==    definitely lost: 30,437 bytes in 34 blocks",
              "Direct leak of 40 bytes in 1 object(s) allocated from: (a memory leak)",
              "==4242==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010",
+             "SUMMARY: AddressSanitizer: heap-use-after-free src/a.c:9 in main",
+             "SUMMARY: AddressSanitizer: stack-buffer-overflow src/b.c:4 in f",
+             "X-Error-Reason: upstream timed out",
          })
         EXPECT_EQ(keys.level(critical), Level::critical) << critical;
     // A word inside a long unbroken token (a base64 blob, a minified bundle) is part of it; the
