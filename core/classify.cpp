@@ -104,6 +104,10 @@ constexpr KeyWord k_builtin[] = {
     {"fetched ", Level::critical},
     {"\xe2\x97\x8f ", Level::critical}, // "● "
     {"\xe2\x9c\x95", Level::critical},  // "✕"
+    {"\xe2\x9c\x96", Level::critical},  // "✖" (stylelint's, eslint's error mark)
+    {"\xe2\x9c\x97", Level::critical},  // "✗"
+    {"\xe2\x9c\x98", Level::critical},  // "✘"
+    {"\xe2\x9a\xa0", Level::notable},   // "⚠" (a warning mark)
     {"warn", Level::notable},
     {"deprecat", Level::notable},
     {"note:", Level::notable},

@@ -60,6 +60,8 @@ constexpr std::uint64_t k_short_marker_cost = 40;
 constexpr std::size_t k_shown_run = 16;
 // Subordinate diagnostics (`note:` lines) kept in an error's block.
 constexpr std::size_t k_notes_per_error = 3;
+// How far above an indented error the line it sits under may be (a file's name over its rows).
+constexpr std::size_t k_parent_reach = 2000;
 // Errors of one kind (the shape of their first three words) shown with their context lines
 // regardless of the budget.
 constexpr std::uint32_t k_context_per_kind = 3;
@@ -87,8 +89,29 @@ bool is_digit_at(std::string_view l, std::size_t i) {
     return i < l.size() && l[i] >= '0' && l[i] <= '9';
 }
 
-// A source location: NAME:12: or NAME:12:5, NAME(12,5), or "line 12".
+// `  12:5  …`: blanks, LINE:COL, a blank.
+bool is_row_position(std::string_view l) {
+    std::size_t i = 0;
+    while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+    if (i == 0 || !is_digit_at(l, i)) return false;
+    while (is_digit_at(l, i)) ++i;
+    if (i >= l.size() || l[i] != ':' || !is_digit_at(l, i + 1)) return false;
+    ++i;
+    while (is_digit_at(l, i)) ++i;
+    return i < l.size() && (l[i] == ' ' || l[i] == '\t');
+}
+
+// Leading blanks, a tab counting as one: how deep a line sits under the ones above it.
+std::size_t indent_of(std::string_view l) {
+    std::size_t i = 0;
+    while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+    return i;
+}
+
+// A source location: NAME:12: or NAME:12:5, NAME(12,5), "line 12", or a stylish linter's row
+// that opens with LINE:COL under its file's name (eslint, stylelint: `  12:5  error  …`).
 bool has_location(std::string_view l) {
+    if (is_row_position(l)) return true;
     for (std::size_t i = 0; i + 2 < l.size(); ++i) {
         if ((l[i] == ':' || l[i] == '(') && i > 0 && l[i - 1] != ' ' && is_digit_at(l, i + 1)) {
             std::size_t j = i + 1;
@@ -106,7 +129,47 @@ bool mentions_warning(std::string_view l) {
         if ((l[i] == 'w' || l[i] == 'W') &&
             (l.substr(i + 1, 3) == "arn" || l.substr(i + 1, 3) == "ARN"))
             return true;
-    return false;
+    return l.find("\xe2\x9a\xa0") != std::string_view::npos; // "⚠"
+}
+
+// A finding in the GNU form that names no severity word: `FILE:12:5: LABEL: …` or
+// `FILE:12:5: CODE …`, as cppcheck (`style:`, `portability:`), pylint (`E1120:`), flake8 and ruff
+// (`E711 …`), rubocop (`C:`) write them. The place is the finding's identity, so it is one to act
+// on. Labels that explain another finding (`note:`, `help:`, `info:`, `hint:`, `remark:`,
+// `information:`) are not findings of their own.
+bool is_labelled_finding(std::string_view l) {
+    const std::size_t colon = l.find(": ");
+    if (colon == std::string_view::npos || colon == 0 || colon > 4096) return false;
+    const std::string_view where = l.substr(0, colon);
+    if (where.find_first_of(" \t") != std::string_view::npos) return false;
+    // :LINE:COL at the end, after a file's name (a dot or a slash in it).
+    std::size_t k = where.size();
+    for (int field = 0; field < 2; ++field) {
+        const std::size_t digits_end = k;
+        while (k > 0 && is_digit_at(where, k - 1)) --k;
+        if (k == digits_end || k == 0 || where[k - 1] != ':') return false;
+        --k;
+    }
+    if (where.substr(0, k).find_first_of("./") == std::string_view::npos) return false;
+    const std::string_view rest = l.substr(colon + 2);
+    std::size_t e = 0;
+    while (e < rest.size() && e <= 20 &&
+           ((rest[e] >= 'a' && rest[e] <= 'z') || (rest[e] >= 'A' && rest[e] <= 'Z')))
+        ++e;
+    if (e == 0 || e > 20) return false;
+    const std::string_view label = rest.substr(0, e);
+    if (e < rest.size() && rest[e] == ':') {
+        for (std::string_view w : {"note", "help", "info", "hint", "remark", "information"})
+            if (label == w) return false;
+        return true;
+    }
+    // A code: capitals then digits (E711, W0611, SC2086), then a blank, a colon or the end.
+    for (char c : label)
+        if (c < 'A' || c > 'Z') return false;
+    if (e > 4) return false;
+    std::size_t d = e;
+    while (is_digit_at(rest, d)) ++d;
+    return d - e >= 2 && d - e <= 5 && (d == rest.size() || rest[d] == ' ' || rest[d] == ':');
 }
 
 // A compiler's subordinate diagnostic: `PATH:12:5: note: …`, `  = note: …`, `help: …`. It
@@ -157,10 +220,18 @@ public:
         : m_bytes(bytes), m_lines(lines), m_shape(shape), m_keys(keys), m_opt(options),
           m_n(lines.count()) {}
 
+    /// The error lines, each after the line it sits under (docs/contract.md, `--critical`).
     std::vector<std::size_t> critical() {
         clean();
         classify();
-        return std::move(m_critical_lines);
+        if (m_parent.empty()) return std::move(m_critical_lines);
+        std::vector<std::size_t> listed = m_critical_lines;
+        for (std::size_t i : m_critical_lines)
+            for (const std::int32_t up : {parent_of(i), heading_of(i)})
+                if (up >= 0) listed.push_back(static_cast<std::size_t>(up));
+        std::sort(listed.begin(), listed.end());
+        listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+        return listed;
     }
 
     Plan plan() {
@@ -209,7 +280,9 @@ private:
     std::vector<std::string> m_cleaned;
     Noise m_noise;
     std::vector<Level> m_level;
-    std::vector<bool> m_location_line; // the location of the error on the line above
+    std::vector<bool> m_location_line;   // the location of the error on the line above
+    std::vector<std::int32_t> m_parent;  // the line an indented error sits under, or -1; or empty
+    std::vector<std::int32_t> m_heading; // its paragraph's first line, naming the place, or -1
     // The critical and the notable lines, in order: what select() visits on every attempt.
     std::vector<std::size_t> m_critical_lines;
     std::vector<std::size_t> m_notable_lines;
@@ -262,6 +335,8 @@ private:
             // to act on, as an error is.
             if (m_level[i] == Level::notable && has_location(t) && mentions_warning(t))
                 m_level[i] = Level::critical;
+            if (m_level[i] < Level::critical && is_labelled_finding(t))
+                m_level[i] = Level::critical;
             if (m_level[i] == Level::critical && is_subordinate_diagnostic(t))
                 m_level[i] = Level::notable;
         }
@@ -287,13 +362,25 @@ private:
             m_location_line[i + 1] = true;
             m_level[i + 1] = Level::critical;
         }
+        find_parents();
         // A critical line the output already said word for word (a server's hundredth "code
         // 404, message File not found") adds only its position: the first copy is the error.
-        // A located error is said again only with the same location too.
+        // A located error is said again only with the same location too, and an indented one
+        // only under the same header.
         std::unordered_set<std::string_view> said;
         std::unordered_set<std::string> said_at;
         for (std::size_t i = 0; i < m_n; ++i) {
             if (m_level[i] != Level::critical) continue;
+            if (parent_of(i) >= 0) {
+                std::string key;
+                if (heading_of(i) >= 0) key = text(static_cast<std::size_t>(heading_of(i)));
+                key += '\n';
+                key += text(static_cast<std::size_t>(parent_of(i)));
+                key += '\n';
+                key += text(i);
+                if (!said_at.insert(std::move(key)).second) m_level[i] = Level::none;
+                continue;
+            }
             if (i + 1 < m_n && m_location_line[i + 1]) {
                 std::string key(text(i));
                 key += text(i + 1);
@@ -310,6 +397,70 @@ private:
             else if (m_level[i] == Level::notable)
                 m_notable_lines.push_back(i);
         }
+    }
+
+    // An indented error sits under the line it belongs to: a stylish linter's row under its
+    // file's name, a test runner's assertion under the test's name (the nearest line above with
+    // less indentation), and shellcheck's finding under its code line and `In FILE line 12:`
+    // (the first line of its paragraph, when that names a place). Those lines are shown
+    // whenever the error is: without them the row reads as the previous file's. An indented
+    // warning under a line that names a place is a located warning, as one naming it itself.
+    // One pass, with a stack of the open lines of less and less indentation; only when some
+    // error or warning is indented.
+    void find_parents() {
+        m_parent.clear();
+        m_heading.clear();
+        auto candidate = [&](std::size_t i, std::string_view t) {
+            return !m_location_line[i] && (m_level[i] == Level::critical ||
+                                           (m_level[i] == Level::notable && mentions_warning(t)));
+        };
+        bool any = false;
+        for (std::size_t i = 0; i < m_n && !any; ++i)
+            any = m_level[i] >= Level::notable && indent_of(text(i)) > 0 && candidate(i, text(i));
+        if (!any) return;
+        m_parent.assign(m_n, -1);
+        m_heading.assign(m_n, -1);
+        std::vector<std::pair<std::size_t, std::size_t>> open; // (indentation, line)
+        std::size_t paragraph = 0;      // the first line after the last blank one
+        bool paragraph_located = false; // and whether it names a place
+        bool after_blank = true;
+        for (std::size_t i = 0; i < m_n; ++i) {
+            const std::string_view t = text(i);
+            if (is_blank(t)) {
+                after_blank = true;
+                continue;
+            }
+            if (after_blank) {
+                paragraph = i;
+                paragraph_located = has_location(t);
+                after_blank = false;
+            }
+            const std::size_t depth = indent_of(t);
+            while (!open.empty() && open.back().first >= depth) open.pop_back();
+            if (depth > 0 && !open.empty() && i - open.back().second <= k_parent_reach &&
+                candidate(i, t)) {
+                const std::size_t up = open.back().second;
+                const bool heading = paragraph_located && paragraph < up;
+                if (m_level[i] == Level::notable && (has_location(text(up)) || heading))
+                    m_level[i] = Level::critical;
+                if (m_level[i] == Level::critical) {
+                    m_parent[i] = static_cast<std::int32_t>(up);
+                    if (heading) m_heading[i] = static_cast<std::int32_t>(paragraph);
+                }
+            }
+            open.emplace_back(depth, i);
+        }
+    }
+
+    std::int32_t parent_of(std::size_t i) const { return m_parent.empty() ? -1 : m_parent[i]; }
+    std::int32_t heading_of(std::size_t i) const { return m_heading.empty() ? -1 : m_heading[i]; }
+
+    // Keeps critical line i and the lines it sits under; returns the bytes they add.
+    std::uint64_t keep_error(std::size_t i) {
+        std::uint64_t bytes = keep(i);
+        for (const std::int32_t up : {parent_of(i), heading_of(i)})
+            if (up >= 0) bytes += keep(static_cast<std::size_t>(up));
+        return bytes;
     }
 
     bool same_line(std::size_t a, std::size_t b) const {
@@ -468,17 +619,29 @@ private:
             for (;;) {
                 shown = spread_in_runs(n, count);
                 std::uint64_t bytes = 0;
-                for (std::size_t k = 0; k < n; ++k)
-                    if (shown[k]) bytes += shown_size(critical[k]);
+                std::int32_t last_parent = -1; // a file's rows share one: count it once a run
+                for (std::size_t k = 0; k < n; ++k) {
+                    if (!shown[k]) continue;
+                    const std::size_t i = critical[k];
+                    bytes += shown_size(i);
+                    const std::int32_t up = parent_of(i);
+                    if (up >= 0 && up != last_parent &&
+                        m_level[static_cast<std::size_t>(up)] != Level::critical)
+                        bytes += shown_size(static_cast<std::size_t>(up));
+                    if (heading_of(i) >= 0 && up != last_parent)
+                        bytes += shown_size(static_cast<std::size_t>(heading_of(i)));
+                    last_parent = up;
+                }
                 if (bytes <= room || count == 1) break;
                 count -= std::max<std::size_t>(1, count / 64);
             }
             for (std::size_t k = 0; k < n; ++k)
-                if (shown[k]) keep(critical[k]);
+                if (shown[k]) keep_error(critical[k]);
+            show_cheap_gaps(context);
             return;
         }
         std::uint64_t used = 0;
-        for (std::size_t i : critical) used += keep(i);
+        for (std::size_t i : critical) used += keep_error(i);
         if (context) {
             // The first few errors of each kind get their context; later ones of the same kind
             // (a hundred copies of one compiler warning) show only their own line.
@@ -544,7 +707,11 @@ private:
             }
         }
 
-        // Gaps cheaper to show than to mark are shown.
+        show_cheap_gaps(context);
+    }
+
+    // Gaps cheaper to show than to mark are shown.
+    void show_cheap_gaps(bool context) {
         const std::uint64_t fill = context ? k_marker_cost : k_short_marker_cost;
         for (std::size_t i = 0; i < m_n;) {
             if (m_state[i] != State::dropped) {

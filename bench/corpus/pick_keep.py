@@ -5,8 +5,11 @@ Every line is compared without ANSI escapes and without leading or trailing blan
 cap: a case with 800 errors has 800 must-keep lines. A line must stay visible when it is:
 
   1. a diagnostic with a location: file:line[:col], path(line,col), `at file:line`, or an
-     eslint-style `  12:3  error` row, with an error/failure/warning word on the same line
-     (a compiler's `file:line: note:` is context, not a diagnostic);
+     eslint/stylelint-style `  12:3  error` (`✖`, `⚠`) row, with an error/failure/warning word
+     on the same line, or under a header that names the place (shellcheck's `In FILE line 12:`,
+     the nearest line above with less indentation); or a finding in the GNU form with a label
+     or a code for its severity (`FILE:12:5: style: …`, `FILE:12:5: E1120: …`,
+     `FILE:12:5: E711 …`). A compiler's `file:line: note:` is context, not a diagnostic;
   2. an error or failure verdict: `error:`/`error[E…]:`/`error TS1234`, a line starting with
      `error`, `Error:`, `fatal:`, `panicked at`, FAIL/FAILED/ERROR as words, `npm error …`,
      `CMake Error`, or an exception line (`KeyError: 'x'`, `AssertionError`, the first unindented
@@ -44,14 +47,14 @@ LOCATION = re.compile(
     r"(?:[\w.@~+-]*[\w/]\.[A-Za-z]\w*|\w[\w./@~+-]*/[\w.@~+-]+|<[\w ]+>):\d+(?::\d+)?\b"  # file:line[:col]
     r"|[\w./@~+-]+\.\w+\(\d+,\d+\)"  # path(line,col)
     r"|\bat \S+:\d+"  # at file:line
-    r"|^\s*\d+:\d+\s+(?:error|warning)\s"  # eslint stylish row
+    r"|^\s*\d+:\d+\s+(?:error|warning|\u2716|\u26a0)\s"  # eslint/stylelint stylish row
     r"|(?:File|file) \"[^\"]+\", line \d+"
 )
 SEVERITY = re.compile(
     "|".join(
         [word(w) for w in ("error", "errors", "Error", "ERROR", "warning", "Warning", "WARNING",
                            "fatal", "FAIL", "FAILED", "failed", "failure", "panicked")]
-        + [r"\b\w*(?:Error|Exception|Warning)\b"]
+        + [r"\b\w*(?:Error|Exception|Warning)\b", "\u2716", "\u26a0"]
     )
 )
 VERDICT = re.compile(
@@ -108,11 +111,26 @@ EXIT = re.compile(
 
 NOTE = re.compile(r":\d+(?::\d+)?:\s+note:")  # a compiler's note: context, not a diagnostic
 
+# A finding in the GNU form with a label or a code instead of a severity word: cppcheck's
+# `FILE:12:5: style: …`, pylint's `FILE:12:5: E1120: …`, flake8's `FILE:12:5: E711 …`.
+LABELLED = re.compile(
+    r"^[^\s:]*[./][^\s:]*:\d+:\d+: "
+    r"(?:(?!(?:note|help|info|hint|remark|information):)[A-Za-z]{1,20}:|[A-Z]{1,4}\d{2,5}(?=[ :]|$))"
+)
+# The place a block of findings is about, on the line they sit under (shellcheck's
+# `In FILE line 12:`, a stylish linter's file name is not one: its rows carry LINE:COL).
+HEADER_PLACE = re.compile(r"\S*[./]\S* line \d+")
 
-def keep_line(line):
-    if VERDICT.search(line) or SUMMARY.search(line) or EXIT.search(line):
+
+def keep_line(line, parent=""):
+    if VERDICT.search(line) or SUMMARY.search(line) or EXIT.search(line) or LABELLED.search(line):
         return True
-    return bool(LOCATION.search(line) and SEVERITY.search(line) and not NOTE.search(line))
+    located = LOCATION.search(line) or HEADER_PLACE.search(parent)
+    return bool(located and SEVERITY.search(line) and not NOTE.search(line))
+
+
+def indent(raw_line):
+    return len(raw_line) - len(raw_line.lstrip(" \t"))
 
 
 def json_keeps(text):
@@ -158,7 +176,19 @@ def pick(data):
     keep = []
     in_trace = False
     kept_above = False
+    open_lines = []  # (indentation, line): the lines a later, deeper line sits under
+    paragraph = ""  # the first line after the last blank one
     for r, line in zip(raw, lines):
+        parent = ""
+        if not line:
+            paragraph = ""
+        else:
+            paragraph = paragraph or line
+            while open_lines and open_lines[-1][0] >= indent(r):
+                open_lines.pop()
+            if indent(r) > 0 and open_lines:
+                parent = open_lines[-1][1] + "\n" + paragraph
+            open_lines.append((indent(r), line))
         if len(line) > MAX_LINE:
             continue
         if line.startswith("Traceback (most recent call last):"):
@@ -171,7 +201,7 @@ def pick(data):
             in_trace = False
             keep.append(line)
             continue
-        if keep_line(line):
+        if keep_line(line, parent):
             keep.append(line)
             kept_above = True
             continue
