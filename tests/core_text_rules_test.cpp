@@ -6,6 +6,7 @@
 #include "core/compress.hpp"
 #include "core/restore.hpp"
 #include "core/store.hpp"
+#include "core/text_rewrite.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -195,6 +196,171 @@ TEST(TextRules, AnErrorsLocationBelowItStaysWithIt) {
     const Response r = run(twice, c);
     ASSERT_TRUE(r.rewritten) << r.passthrough;
     EXPECT_LT(r.view.size(), twice.size() / 4);
+}
+
+// Linters that name a finding's severity by a label or a code rather than a word (cppcheck's
+// `style:`, pylint's `E1120:`, flake8's `E711`, rubocop's `C:`) or by a mark (stylelint's `✖`):
+// among thousands of progress lines, every finding stays, and a compiler's notes, a grep of
+// `file:12:text` and a label without a column are not findings.
+TEST(TextRules, FindingsNamedByALabelACodeOrAMarkAreKept) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(41);
+    const std::vector<std::string> labels = {
+        "style: Variable 'x' is reassigned",
+        "portability: Returning an integer",
+        "performance: Function parameter passed by value",
+        "E1120: No value for argument 'response'",
+        "W0611: Unused import os (unused-import)",
+        "E711 comparison to None should be 'if cond is None:'",
+        "C: [Correctable] Style/StringLiterals: Prefer single"};
+    for (int round = 0; round < 6; ++round) {
+        std::string in;
+        std::vector<std::string> findings;
+        const int count = 300 + static_cast<int>(rng() % 300);
+        for (int i = 0; i < count; ++i) {
+            for (int k = 0; k < 3; ++k)
+                in += "Checking src/part" + std::to_string(i) + "_" + std::to_string(k) +
+                      ".c: config=" + std::to_string(rng() % 9) + "...\n";
+            findings.push_back("src/m" + std::to_string(rng() % 30) +
+                               ".c:" + std::to_string(1 + rng() % 900) + ":" +
+                               std::to_string(1 + rng() % 80) + ": " +
+                               labels[rng() % labels.size()] + " " + std::to_string(i));
+            in += findings.back() + "\n";
+            in += "include/api.h:" + std::to_string(rng() % 500) + ":3: note: declared here\n";
+        }
+        in += "Checked " + std::to_string(count * 3) + " files\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t shown = 0;
+        for (const auto& f : findings) shown += r.view.find(f + "\n") != std::string::npos;
+        EXPECT_EQ(shown, findings.size()) << round;
+        EXPECT_LT(r.view.size(), in.size() * 2 / 3) << round; // the progress lines go
+    }
+    // Marks: a stylish row with `✖` is an error, one with `⚠` a located warning.
+    std::string in;
+    std::vector<std::string> rows;
+    for (int i = 0; i < 300; ++i) in += "building chunk " + std::to_string(i) + " of the bundle\n";
+    in += "css/site.css\n";
+    for (int i = 0; i < 40; ++i) {
+        rows.push_back("  " + std::to_string(10 + i * 3) + ":5  " +
+                       (i % 2 ? "\xe2\x9c\x96" : "\xe2\x9a\xa0") + "  Unexpected unit rule-" +
+                       std::to_string(i));
+        in += rows.back() + "\n";
+    }
+    for (int i = 300; i < 600; ++i)
+        in += "building chunk " + std::to_string(i) + " of the bundle\n";
+    const Response marks = run(in, c);
+    ASSERT_TRUE(marks.rewritten) << marks.passthrough;
+    for (const auto& row : rows) EXPECT_NE(marks.view.find(row + "\n"), std::string::npos) << row;
+
+    // Not findings: notes, a grep's `file:12:text`, a label with no column.
+    std::string plain;
+    for (int i = 0; i < 2000; ++i)
+        plain += "src/a" + std::to_string(i % 7) + ".c:" + std::to_string(i) +
+                 (i % 3 == 0   ? ":4: note: candidate here"
+                  : i % 3 == 1 ? ":all: build target"
+                               : ":    x = compute(" + std::to_string(i) + ");") +
+                 "\n";
+    const LineIndex lines = index_lines(plain);
+    EXPECT_TRUE(critical_lines(plain, lines, KeyMatcher{}).empty());
+}
+
+// An indented error sits under the line that says what it is about: a stylish linter's rows
+// under their file's name, shellcheck's finding under its code line and `In FILE line N:`, a
+// test runner's assertion under the test's name. Whichever rows a view shows, each is shown
+// under its own file; a warning under a place is a located warning; and the same assertion
+// under two test names is two failures.
+TEST(TextRules, AnIndentedErrorKeepsTheLinesItSitsUnder) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(43);
+    for (int round = 0; round < 6; ++round) {
+        // Stylish: files with runs of rows, more than the ceiling holds.
+        std::string in;
+        std::vector<std::pair<std::string, std::string>> rows; // (file, row)
+        const int files = 3 + static_cast<int>(rng() % 8);
+        for (int f = 0; f < files; ++f) {
+            const std::string file = "../css/sheet-" + std::to_string(f) + ".css";
+            in += file + "\n";
+            const int n = 50 + static_cast<int>(rng() % 500);
+            for (int i = 0; i < n; ++i) {
+                rows.emplace_back(file, "  " + std::to_string(i + 1) + ":" +
+                                            std::to_string(1 + rng() % 40) +
+                                            "  \xe2\x9c\x96  Unexpected vendor prefix \"-webkit-" +
+                                            std::to_string(rng() % 1000) + "\"   prefix-rule");
+                in += rows.back().second + "\n";
+            }
+            in += "\n";
+        }
+        in += "\xe2\x9c\x96 " + std::to_string(rows.size()) + " problems\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        EXPECT_LE(r.view.size(), c.max_view_bytes);
+        std::size_t shown = 0;
+        for (const auto& [file, row] : rows) {
+            const std::size_t at = r.view.find(row + "\n");
+            if (at == std::string::npos) continue;
+            ++shown;
+            // The nearest line above it that is not a row or a marker is its file's name.
+            std::size_t end = at;
+            std::string above;
+            while (end > 0) {
+                const std::size_t begin = r.view.rfind('\n', end - 2);
+                const std::string line =
+                    r.view.substr(begin == std::string::npos ? 0 : begin + 1,
+                                  end - (begin == std::string::npos ? 0 : begin + 1) - 1);
+                if (line.rfind("  ", 0) != 0 && line.rfind("[sutra:", 0) != 0) {
+                    above = line;
+                    break;
+                }
+                if (begin == std::string::npos) break;
+                end = begin + 1;
+            }
+            ASSERT_EQ(above, file) << row;
+        }
+        EXPECT_GT(shown, 50u) << round;
+    }
+
+    // shellcheck's tty format: every warning is shown with its place.
+    std::string sc;
+    std::vector<std::string> headers;
+    for (int i = 0; i < 120; ++i) {
+        headers.push_back("In /usr/bin/tool" + std::to_string(i % 5) + " line " +
+                          std::to_string(10 + i * 7) + ":");
+        sc += "\n" + headers.back() + "\n";
+        sc += "    eval $(apt-config shell VAR_" + std::to_string(i) + " Dir)\n";
+        sc += i % 4 == 0 ? "         ^-- SC2046 (warning): Quote this to prevent word splitting.\n"
+                         : "         ^-- SC2086 (info): Double quote to prevent globbing.\n";
+        sc +=
+            "\nDid you mean:\n    eval \"$(apt-config shell VAR_" + std::to_string(i) + " Dir)\"\n";
+    }
+    sc += "\nFor more information:\n  https://www.shellcheck.net/wiki/SC2046\n";
+    const Response r = run(sc, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    for (std::size_t i = 0; i < headers.size(); i += 4) {
+        const std::size_t at = r.view.find(headers[i] + "\n");
+        ASSERT_NE(at, std::string::npos) << headers[i];
+        EXPECT_NE(r.view.find("SC2046 (warning)", at), std::string::npos) << headers[i];
+    }
+
+    // mocha: one assertion message under many test names is many failures.
+    std::string mocha;
+    for (int i = 1; i <= 48; ++i)
+        mocha += "  " + std::to_string(i) + ") suite " + std::to_string(i % 4) + "\n       case " +
+                 std::to_string(i) +
+                 " total:\n\n      AssertionError [ERR_ASSERTION]: Expected "
+                 "values to be strictly equal:\n\n" +
+                 std::to_string(i + 5) + " !== " + std::to_string(i + 6) +
+                 "\n\n      at Context.<anonymous> (test/lib.spec.js:" + std::to_string(i) +
+                 ":52)\n      at process.processImmediate "
+                 "(node:internal/timers:483:21)\n\n";
+    for (int i = 0; i < 200; ++i) mocha += "    \xe2\x9c\x94 case " + std::to_string(i) + " ok\n";
+    const Response m = run(mocha, c);
+    ASSERT_TRUE(m.rewritten) << m.passthrough;
+    EXPECT_EQ(count_of(m.view, "AssertionError [ERR_ASSERTION]"), 48u);
+    for (int i = 1; i <= 48; ++i)
+        EXPECT_NE(m.view.find("  " + std::to_string(i) + ") suite"), std::string::npos) << i;
 }
 
 // When the error lines alone overflow the ceiling, one line after the view counts those the
