@@ -1,5 +1,6 @@
 #include "core/exec_stream.hpp"
 
+#include "core/diagnostic_lines.hpp"
 #include "core/lines.hpp"
 #include "core/utf8.hpp"
 
@@ -173,14 +174,14 @@ void StreamPlanner::take(std::string_view raw_head,
         joined = cleaned(line.head, noise);
         if (!line.tail.empty()) joined += cleaned(line.tail, noise);
         text = joined;
-        const Level level = m_keys.level(text);
+        const Level level = line_level(m_keys, text);
         line.critical = level == Level::critical;
         line.notable = level == Level::notable;
     } else if (text == m_prev_text) {
         line.critical = m_prev_level == Level::critical;
         line.notable = m_prev_level == Level::notable;
     } else {
-        m_prev_level = m_keys.level(text);
+        m_prev_level = line_level(m_keys, text);
         line.critical = m_prev_level == Level::critical;
         line.notable = m_prev_level == Level::notable;
         m_prev_text.assign(text);
