@@ -231,6 +231,30 @@ bool is_alnum(unsigned char c) {
     return is_letter(c) || (c >= '0' && c <= '9');
 }
 
+// "No syntax errors detected", "0 errors", "without warnings": a key word that one of the two
+// words before it negates names no failure (php -l prints the first for every clean file).
+bool negated(const unsigned char* s, std::size_t p) {
+    auto is_word = [&](std::size_t b, std::size_t e, std::string_view w) {
+        if (e - b != w.size()) return false;
+        for (std::size_t i = 0; i < w.size(); ++i)
+            if ((s[b + i] | 0x20) != static_cast<unsigned char>(w[i])) return false;
+        return true;
+    };
+    std::size_t q = p;
+    for (int k = 0; k < 2; ++k) {
+        if (q < 2 || s[q - 1] != ' ') return false;
+        const std::size_t e = q - 1;
+        std::size_t b = e;
+        while (b > 0 && (is_letter(s[b - 1]) || (s[b - 1] >= '0' && s[b - 1] <= '9'))) --b;
+        if (b == e) return false;
+        if ((e - b == 1 && s[b] == '0') || is_word(b, e, "no") || is_word(b, e, "zero") ||
+            is_word(b, e, "without"))
+            return true;
+        q = b;
+    }
+    return false;
+}
+
 bool has_hyphen(const unsigned char* s, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i)
         if (s[i] == '-') return true;
@@ -292,7 +316,8 @@ Level KeyMatcher::match_at(const unsigned char* s, std::size_t n, std::size_t p,
                 break;
             }
         }
-        if (match && !(w.builtin && inside_name(s, n, p, w.text.size()))) best = w.level;
+        if (match && !(w.builtin && (inside_name(s, n, p, w.text.size()) || negated(s, p))))
+            best = w.level;
     }
     return best;
 }

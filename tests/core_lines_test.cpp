@@ -95,6 +95,22 @@ bool reference_inside_name(const std::string& s, std::size_t p, std::size_t len)
     return e + 1 < token.size() && token[e] == '.' && letter(token[e + 1]);
 }
 
+// Whether one of the two words before p negates the word at p ("no errors", "0 failed"), the
+// slow way.
+bool reference_negated(const std::string& lower, std::size_t p) {
+    std::size_t q = p;
+    for (int k = 0; k < 2; ++k) {
+        if (q < 2 || lower[q - 1] != ' ') return false;
+        std::size_t b = q - 1;
+        while (b > 0 && std::isalnum(static_cast<unsigned char>(lower[b - 1]))) --b;
+        const std::string w = lower.substr(b, q - 1 - b);
+        if (w.empty()) return false;
+        if (w == "0" || w == "no" || w == "zero" || w == "without") return true;
+        q = b;
+    }
+    return false;
+}
+
 // What level() must return, written the slow and obvious way.
 Level reference_level(std::string_view line, const std::vector<std::string>& extra) {
     std::string lower(line);
@@ -105,7 +121,8 @@ Level reference_level(std::string_view line, const std::vector<std::string>& ext
         const std::string word(w.text);
         for (std::size_t at = lower.find(word); at != std::string::npos;
              at = lower.find(word, at + 1))
-            if (!reference_inside_name(lower, at, word.size())) best = std::max(best, w.level);
+            if (!reference_inside_name(lower, at, word.size()) && !reference_negated(lower, at))
+                best = std::max(best, w.level);
     }
     for (std::string e : extra) {
         if (e.size() < 2) continue;
@@ -136,6 +153,9 @@ TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
              "liberror-prone-java",
              "libgpg-error0",
              "            \"http-errors\": {",
+             // negated (php -l, a linter's clean summary)
+             "No syntax errors detected in ./google/datastore/v1/datastore.php",
+             "lint: 0 errors, no warnings",
          })
         EXPECT_NE(keys.level(plain), Level::critical) << plain;
     for (const char* critical : {
@@ -160,6 +180,8 @@ TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
              "SUMMARY: AddressSanitizer: heap-use-after-free src/a.c:9 in main",
              "SUMMARY: AddressSanitizer: stack-buffer-overflow src/b.c:4 in f",
              "X-Error-Reason: upstream timed out",
+             "Tests: 3 failed, 0 skipped, 45 passed",
+             "PHP Parse error:  syntax error, unexpected '}' in ./a.php on line 12",
          })
         EXPECT_EQ(keys.level(critical), Level::critical) << critical;
     // A word inside a long unbroken token (a base64 blob, a minified bundle) is part of it; the
