@@ -28,13 +28,14 @@ mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 
 # capture NAME [diff] -- COMMAND...: runs COMMAND in $work, records output, exit status and keep lines.
+# It stops COMMAND after $capture_timeout seconds (300 unless set).
 capture() {
     local name="$1"; shift
     local diff=0
     if [[ "$1" == diff ]]; then diff=1; shift; fi
     shift # --
     local status
-    (cd "$work" && timeout 300 "$@") >"$out/$name.out" 2>&1
+    (cd "$work" && timeout "${capture_timeout:-300}" "$@") >"$out/$name.out" 2>&1
     status=$?
     { echo "exit=$status"; echo "command=$*"; [[ $diff == 1 ]] && echo "diff=1"; } >"$out/$name.meta"
     python3 "$here/pick_keep.py" <"$out/$name.out" >"$out/$name.keep"
@@ -459,6 +460,162 @@ finally:
 sys.stdout.write(open("server.log").read())
 EOF
 capture http_server_log -- python3 serve.py
+
+# ---- Linters and a test runner on real code: shellcheck, pylint, cppcheck, stylelint, mocha ----
+# The Debian linters are installed when missing; stylelint and mocha from npm into $tools/lint.
+lint_apt=()
+for pair in shellcheck:shellcheck pylint:pylint cppcheck:cppcheck; do
+    have "${pair%%:*}" || lint_apt+=("${pair#*:}")
+done
+dist=/usr/lib/python3/dist-packages
+[[ -d $dist/distro ]] || lint_apt+=(python3-distro)
+[[ -d $dist/httplib2 ]] || lint_apt+=(python3-httplib2)
+if ((${#lint_apt[@]})); then
+    ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || timeout 300 apt-get update -qq
+    timeout 300 apt-get install -y -qq "${lint_apt[@]}" >/dev/null
+fi
+lint="$tools/lint"
+if have npm && [[ ! -x "$lint/node_modules/.bin/stylelint" || ! -x "$lint/node_modules/.bin/mocha" ]]; then
+    mkdir -p "$lint"
+    cat >"$lint/package.json" <<'EOF'
+{"name":"sutra-corpus-lint","version":"1.0.0","private":true,
+ "dependencies":{"stylelint":"17.16.0","stylelint-config-standard":"40.0.0","mocha":"11.7.5"}}
+EOF
+    (cd "$lint" && timeout 300 npm install --no-audit --no-fund >/dev/null 2>&1)
+fi
+
+# ShellCheck (tty format) over Debian's own shell scripts: `In FILE line N:`, the source line, a
+# caret row with the SC code and severity, sometimes a `Did you mean:` fix.
+if have shellcheck; then
+    scripts=()
+    for f in /usr/bin/apt-key /usr/bin/bashbug /usr/bin/dpkg-maintscript-helper /usr/bin/gettextize \
+        /usr/bin/lsb_release /usr/bin/ucf /usr/bin/ssh-copy-id /usr/bin/tzselect /usr/bin/savelog \
+        /etc/init.d/postgresql; do
+        [[ -f $f ]] && scripts+=("$f")
+    done
+    capture shellcheck_scripts -- shellcheck "${scripts[@]}"
+else
+    skip shellcheck_scripts "shellcheck missing"
+fi
+
+# pylint over two installed packages (a fresh PYLINTHOME, so no `previous run` score).
+if have pylint && [[ -d $dist/distro && -d $dist/httplib2 ]]; then
+    capture pylint_dist_packages -- bash -c "cd $dist && PYLINTHOME=$work/pylint.d pylint distro httplib2"
+else
+    skip pylint_dist_packages "pylint, python3-distro or python3-httplib2 missing"
+fi
+
+# cppcheck over tree-sitter's C runtime as npm ships it: `Checking …` progress lines between
+# GNU-style findings (`src/query.c:3581:12: style: …`) with their source and caret lines. It takes
+# about 4 minutes (lib.c includes every other source, in 12 configurations).
+if have cppcheck && have npm && (cd "$work" && timeout 120 npm pack tree-sitter@0.25.0 >/dev/null 2>&1 &&
+    tar xzf tree-sitter-0.25.0.tgz) && [[ -d $work/package/vendor/tree-sitter/lib/src ]]; then
+    capture_timeout=900 capture cppcheck_tree_sitter -- bash -c 'cd package/vendor/tree-sitter/lib && cppcheck --enable=all --inconclusive --std=c99 -Iinclude -Isrc src/'
+else
+    skip cppcheck_tree_sitter "cppcheck missing or tree-sitter@0.25.0 not fetched"
+fi
+
+# stylelint (default format) with stylelint-config-standard over three of bootstrap 5.3.3's
+# compiled CSS files: a file name, then its findings indented under it, per file.
+if [[ -x "$lint/node_modules/.bin/stylelint" ]] && mkdir -p "$work/bootstrap" &&
+    (cd "$work/bootstrap" && timeout 120 npm pack bootstrap@5.3.3 >/dev/null 2>&1 &&
+        tar xzf bootstrap-5.3.3.tgz) && [[ -d $work/bootstrap/package/dist/css ]]; then
+    mkdir -p "$work/styleproj/css"
+    for f in bootstrap-reboot bootstrap-grid bootstrap-utilities; do
+        cp "$work/bootstrap/package/dist/css/$f.css" "$work/styleproj/css/"
+    done
+    ln -s "$lint/node_modules" "$work/styleproj/node_modules"
+    echo '{"extends": "stylelint-config-standard"}' >"$work/styleproj/.stylelintrc.json"
+    capture stylelint_css -- bash -c 'cd styleproj && node_modules/.bin/stylelint "css/*.css"'
+else
+    skip stylelint_css "stylelint not installed or bootstrap@5.3.3 not fetched"
+fi
+
+# mocha (spec reporter) on a small project whose lib.js has off-by-one bugs: 48 table-driven
+# cases in 4 describe blocks, 34 failing with strictEqual / deepStrictEqual diffs.
+if [[ -x "$lint/node_modules/.bin/mocha" ]]; then
+    mkdir -p "$work/mochaproj/test"
+    ln -s "$lint/node_modules" "$work/mochaproj/node_modules"
+    printf '{"name":"mochaproj","version":"1.0.0","private":true,"scripts":{"test":"mocha"}}\n' \
+        >"$work/mochaproj/package.json"
+    cat >"$work/mochaproj/lib.js" <<'EOF'
+// Days in a month (month 1-12): day 0 of the next month is the last day of this one.
+function daysInMonth(year, month) {
+  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+}
+
+// One page (1-based) of a list.
+function paginate(items, page, perPage) {
+  const start = (page - 1) * perPage;
+  return {
+    page,
+    totalPages: Math.ceil(items.length / perPage),
+    items: items.slice(start, start + perPage + 1),
+  };
+}
+
+// "3-7" -> {start: 3, end: 7, count: 5}; "5" -> {start: 5, end: 5, count: 1}.
+function parseRange(text) {
+  const [a, b] = text.split("-").map(Number);
+  if (b === undefined) return { start: a, end: a, count: 1 };
+  return { start: a, end: b, count: b - a };
+}
+
+function countLines(text) {
+  return text.split("\n").length;
+}
+
+module.exports = { daysInMonth, paginate, parseRange, countLines };
+EOF
+    {
+        echo 'const assert = require("assert");'
+        echo 'const { daysInMonth, paginate, parseRange, countLines } = require("../lib");'
+        echo
+        echo 'describe("daysInMonth", function () {'
+        days=(31 29 31 30 31 30 31 31 30 31 30 31)
+        for m in $(seq 1 12); do
+            printf '  it("has %d days in 2024-%02d", function () {\n    assert.strictEqual(daysInMonth(2024, %d), %d);\n  });\n' \
+                "${days[m - 1]}" "$m" "$m" "${days[m - 1]}"
+        done
+        echo '});'
+        echo
+        echo 'describe("paginate", function () {'
+        echo '  const orders = Array.from({ length: 23 }, (_, i) => ({ id: 1000 + i }));'
+        for pair in 5:1 5:2 5:3 5:5 10:1 10:2 10:3 4:1 4:6 7:2 7:4 3:4; do
+            pp=${pair%:*}
+            page=${pair#*:}
+            pages=$(((23 + pp - 1) / pp))
+            start=$(((page - 1) * pp))
+            end=$((start + pp < 23 ? start + pp : 23))
+            ids=""
+            for ((i = start; i < end; i++)); do ids+="${ids:+, }{ id: $((1000 + i)) }"; done
+            printf '  it("returns page %d of %d with %d per page", function () {\n    assert.deepStrictEqual(paginate(orders, %d, %d), {\n      page: %d,\n      totalPages: %d,\n      items: [%s],\n    });\n  });\n' \
+                "$page" "$pages" "$pp" "$page" "$pp" "$page" "$pages" "$ids"
+        done
+        echo '});'
+        echo
+        echo 'describe("parseRange", function () {'
+        for r in 3-7 1-1 10-20 0-9 5 42 100-199 7-8 1 64-127 250 12-13; do
+            a=${r%-*}
+            b=${r#*-}
+            printf '  it("parses \\"%s\\"", function () {\n    assert.deepStrictEqual(parseRange("%s"), { start: %d, end: %d, count: %d });\n  });\n' \
+                "$r" "$r" "$a" "$b" "$((b - a + 1))"
+        done
+        echo '});'
+        echo
+        echo 'describe("countLines", function () {'
+        for t in 'a' 'a\n' 'a\nb' 'a\nb\n' '' '\n' 'one\ntwo\nthree\n' 'x\ny\nz' 'header\n\nbody\n' 'l1\nl2\nl3\nl4\n' \
+            'no newline' 'end\n'; do
+            n=$(printf "$t" | awk 'END { print NR }')
+            printf '  it("counts %d lines in %s", function () {\n    assert.strictEqual(countLines("%s"), %d);\n  });\n' \
+                "$n" "'${t//\\/\\\\}'" "$t" "$n"
+        done
+        echo '});'
+    } >"$work/mochaproj/test/lib.spec.js"
+    capture mocha_failures -- bash -c 'cd mochaproj && npx mocha'
+else
+    skip mocha_failures "mocha not installed"
+fi
 
 echo "done: $(ls "$out"/*.out | wc -l) cases"
 
