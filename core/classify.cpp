@@ -578,10 +578,18 @@ bool is_location(std::string_view line) {
     if (line.find("File \"") != std::string_view::npos &&
         line.find("\", line ") != std::string_view::npos)
         return true;
-    // name.ext:DIGITS or name.ext(DIGITS,DIGITS) (tsc)
+    // name.ext:DIGITS, or name.ext(DIGITS,DIGITS) (tsc) and name.ext(DIGITS): (MSVC); a call
+    // such as `x.toBe(6);` in a code excerpt is not one.
     for (std::size_t i = 1; i + 1 < line.size(); ++i) {
         const char c = line[i];
         if ((c != ':' && c != '(') || !is_digit(static_cast<unsigned char>(line[i + 1]))) continue;
+        if (c == '(') {
+            std::size_t d = i + 1;
+            while (d < line.size() && is_digit(static_cast<unsigned char>(line[d]))) ++d;
+            if (!(d < line.size() && line[d] == ',') &&
+                !(d + 1 < line.size() && line[d] == ')' && line[d + 1] == ':'))
+                continue;
+        }
         // Walk back over the file name; it must have an extension.
         std::size_t k = i;
         bool dot = false;

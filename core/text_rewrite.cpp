@@ -63,6 +63,9 @@ constexpr std::size_t k_shown_run = 16;
 constexpr std::size_t k_notes_per_error = 3;
 // How far above an indented error the line it sits under may be (a file's name over its rows).
 constexpr std::size_t k_parent_reach = 2000;
+// How far below an error its place may be, inside the indented block under it (jest's first
+// frame comes after the diff and the code excerpt).
+constexpr std::size_t k_block_reach = 60;
 // Errors of one kind (the shape of their first three words) shown with their context lines
 // regardless of the budget.
 constexpr std::uint32_t k_context_per_kind = 3;
@@ -156,7 +159,8 @@ private:
     std::vector<std::string> m_cleaned;
     Noise m_noise;
     std::vector<Level> m_level;
-    std::vector<bool> m_location_line;   // the location of the error on the line above
+    std::vector<bool> m_location_line;       // the location of an error above it
+    std::vector<std::int32_t> m_location_of; // an error's location line below it, or -1; or empty
     std::vector<std::int32_t> m_parent;  // the line an indented error sits under, or -1; or empty
     std::vector<std::int32_t> m_heading; // its paragraph's first line, naming the place, or -1
     // The critical and the notable lines, in order: what select() visits on every attempt.
@@ -216,18 +220,30 @@ private:
             while (j < m_n && !text(j).empty() && (text(j)[0] == ' ' || text(j)[0] == '\t')) ++j;
             if (j < m_n && j > i + 1 && !is_blank(text(j))) m_level[j] = Level::critical;
         }
-        // An error whose location is the line below it (rustc's `error[E0308]: mismatched
-        // types` over `  --> src/main.rs:2:19`, a runtime's message over `    at app.js:12:5`):
-        // that line is part of the error, shown with it even when later errors of its kind go
-        // without context, and it tells a hundred identical headers apart.
+        // An error whose place is below it, in the indented block under it: the line right
+        // below (rustc's `error[E0308]: mismatched types` over `  --> src/main.rs:2:19`, a
+        // runtime's message over `    at app.js:12:5`) or the block's first place further down
+        // (jest's `      at Object.toBe (__tests__/lib.test.js:7:55)` under `  ● suite › case`,
+        // go test's `    main_test.go:12: got 4` under `--- FAIL: TestX`). That line is part
+        // of the error, shown with it even when later errors of its kind go without context,
+        // and it tells a hundred identical headers apart.
         m_location_line.assign(m_n, false);
+        m_location_of.clear();
         for (std::size_t i = 0; i + 1 < m_n; ++i) {
             if (m_level[i] != Level::critical || has_location(text(i))) continue;
-            const std::string_view below = text(i + 1);
-            if (below.empty() || (below[0] != ' ' && below[0] != '\t') || !is_location(below))
-                continue;
-            m_location_line[i + 1] = true;
-            m_level[i + 1] = Level::critical;
+            const std::size_t depth = indent_of(text(i));
+            for (std::size_t j = i + 1; j < m_n && j - i <= k_block_reach; ++j) {
+                const std::string_view t = text(j);
+                if (is_blank(t)) continue;
+                if (indent_of(t) <= depth || (m_level[j] == Level::critical && !is_location(t)))
+                    break; // out of the block, or another error's own line
+                if (!is_location(t)) continue;
+                if (m_location_of.empty()) m_location_of.assign(m_n, -1);
+                m_location_of[i] = static_cast<std::int32_t>(j);
+                m_location_line[j] = true;
+                m_level[j] = Level::critical;
+                break;
+            }
         }
         find_parents();
         // A critical line the output already said word for word (a server's hundredth "code
@@ -237,26 +253,25 @@ private:
         std::unordered_set<std::string_view> said;
         std::unordered_set<std::string> said_at;
         for (std::size_t i = 0; i < m_n; ++i) {
-            if (m_level[i] != Level::critical) continue;
-            if (parent_of(i) >= 0) {
-                std::string key;
-                if (heading_of(i) >= 0) key = text(static_cast<std::size_t>(heading_of(i)));
-                key += '\n';
-                key += text(static_cast<std::size_t>(parent_of(i)));
-                key += '\n';
-                key += text(i);
-                if (!said_at.insert(std::move(key)).second) m_level[i] = Level::none;
+            // A location line goes with its error.
+            if (m_level[i] != Level::critical || m_location_line[i]) continue;
+            const std::int32_t at = location_of(i);
+            if (at < 0 && parent_of(i) < 0) {
+                if (!said.insert(text(i)).second) m_level[i] = Level::none;
                 continue;
             }
-            if (i + 1 < m_n && m_location_line[i + 1]) {
-                std::string key(text(i));
-                key += text(i + 1);
-                if (!said_at.insert(std::move(key)).second)
-                    m_level[i] = m_level[i + 1] = Level::none;
-                ++i; // its location line goes with it
-                continue;
+            std::string key;
+            for (const std::int32_t up : {heading_of(i), parent_of(i)}) {
+                if (up >= 0) key += text(static_cast<std::size_t>(up));
+                key += '\n';
             }
-            if (!said.insert(text(i)).second) m_level[i] = Level::none;
+            key += text(i);
+            key += '\n';
+            if (at >= 0) key += text(static_cast<std::size_t>(at));
+            if (!said_at.insert(std::move(key)).second) {
+                m_level[i] = Level::none;
+                if (at >= 0) m_level[static_cast<std::size_t>(at)] = Level::none;
+            }
         }
         for (std::size_t i = 0; i < m_n; ++i) {
             if (m_level[i] == Level::critical)
@@ -320,6 +335,9 @@ private:
     }
 
     std::int32_t parent_of(std::size_t i) const { return m_parent.empty() ? -1 : m_parent[i]; }
+    std::int32_t location_of(std::size_t i) const {
+        return m_location_of.empty() ? -1 : m_location_of[i];
+    }
     std::int32_t heading_of(std::size_t i) const { return m_heading.empty() ? -1 : m_heading[i]; }
 
     // Keeps critical line i and the lines it sits under; returns the bytes they add.
@@ -524,7 +542,9 @@ private:
                 for (std::size_t j = i + 1; j < m_n && j - i <= m_opt.max_block; ++j) {
                     if (j - i > m_opt.context_after && !is_continuation(text(j))) break;
                     // Another error's own block follows (not this one's location line).
-                    if (m_level[j] == Level::critical && !(j == i + 1 && m_location_line[j])) break;
+                    if (m_level[j] == Level::critical &&
+                        !(m_location_line[j] && location_of(i) == static_cast<std::int32_t>(j)))
+                        break;
                     // A compiler's chain of notes (g++'s hundred candidates) explains the error
                     // with its first few; the rest stay behind a marker.
                     if (is_subordinate_diagnostic(text(j)) && ++notes > k_notes_per_error) break;

@@ -338,6 +338,10 @@ TEST(Classify, LocationsAndContinuations) {
     EXPECT_TRUE(is_location("\tat com.x.Y.run(Y.java:41)"));
     EXPECT_TRUE(is_location("src/a.ts(12,5): error TS2322"));
     EXPECT_FALSE(is_location("time 12:30 today"));
+    EXPECT_TRUE(is_location("c:\\src\\main.cpp(12): error C2065"));
+    // A call in a code excerpt (jest's, under a failure) is not a place.
+    EXPECT_FALSE(is_location("    > 4 |   test('t', () => { expect(total([1,2])).toBe(6); });"));
+    EXPECT_FALSE(is_location("     5 |   x.toBe(6)"));
     EXPECT_TRUE(is_continuation("   |     ^^^ expected"));
     EXPECT_TRUE(is_continuation("E       assert 1 == 2"));
     EXPECT_FALSE(is_continuation("\n"));

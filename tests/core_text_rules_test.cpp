@@ -198,6 +198,59 @@ TEST(TextRules, AnErrorsLocationBelowItStaysWithIt) {
     EXPECT_LT(r.view.size(), twice.size() / 4);
 }
 
+// A failure whose place is further down its indented block (jest prints the diff and a code
+// excerpt, whose calls such as `toBe(6)` are not places, before the first frame; a JVM prints
+// thirty frames): the block's first place is shown with it, for every failure, and the frames
+// after it are not errors of their own.
+TEST(TextRules, AFailuresFirstPlaceInItsBlockStaysWithIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(47);
+    for (int round = 0; round < 4; ++round) {
+        const bool jest = round % 2 == 0;
+        std::string in;
+        std::vector<std::string> places;
+        const int failures = 40 + static_cast<int>(rng() % 60);
+        for (int i = 0; i < failures; ++i) {
+            const std::string line = std::to_string(3 + i);
+            for (int k = 0; k < 30; ++k)
+                in += "    \xe2\x9c\x93 case " + std::to_string(i * 30 + k) + " ok (1 ms)\n";
+            if (jest) {
+                in += "  \xe2\x97\x8f suite " + std::to_string(i % 4) + " \xe2\x80\xba case " +
+                      std::to_string(i) +
+                      "\n\n    expect(received).toBe(expected)\n\n"
+                      "    Expected: " +
+                      std::to_string(i) + "\n    Received: " + std::to_string(i + 1) + "\n\n";
+                for (int k = 0; k < 5; ++k)
+                    in += "      " + std::to_string(i + k) +
+                          " |   test('case', () => { expect(total(" + std::to_string(k) +
+                          ")).toBe(" + std::to_string(i) + "); });\n";
+                places.push_back("      at Object.toBe (__tests__/lib.test.js:" + line + ":55)");
+                in += "\n" + places.back() + "\n";
+                in += "      at process.processTicksAndRejections (node:internal/process/"
+                      "task_queues:95:5)\n\n";
+            } else {
+                in += "Exception in thread \"worker-" + std::to_string(i % 3) +
+                      "\" java.lang.IllegalStateException: queue closed\n";
+                places.push_back("\tat com.example.Queue.take(Queue.java:" + line + ")");
+                in += places.back() + "\n";
+                for (int k = 0; k < 30; ++k)
+                    in += "\tat com.example.Frame" + std::to_string(k) + ".run(Frame" +
+                          std::to_string(k) + ".java:" + std::to_string(10 + k) + ")\n";
+            }
+        }
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t shown = 0;
+        for (const auto& p : places) shown += r.view.find(p + "\n") != std::string::npos;
+        EXPECT_EQ(shown, places.size()) << round;
+        // The frames after the first place stay context, not errors: most of them go.
+        if (!jest) {
+            EXPECT_LT(r.view.size(), in.size() / 4) << round;
+        }
+    }
+}
+
 // Linters that name a finding's severity by a label or a code rather than a word (cppcheck's
 // `style:`, pylint's `E1120:`, flake8's `E711`, rubocop's `C:`) or by a mark (stylelint's `✖`):
 // among thousands of progress lines, every finding stays, and a compiler's notes, a grep of

@@ -37,7 +37,10 @@ capture() {
     local status
     (cd "$work" && timeout "${capture_timeout:-300}" "$@") >"$out/$name.out" 2>&1
     status=$?
-    { echo "exit=$status"; echo "command=$*"; [[ $diff == 1 ]] && echo "diff=1"; } >"$out/$name.meta"
+    # The command as run, with the checkout's own path as "." (no machine path in checked-in data).
+    local command="$*"
+    { echo "exit=$status"; echo "command=${command//$root/.}"; [[ $diff == 1 ]] && echo "diff=1"; } \
+        >"$out/$name.meta"
     python3 "$here/pick_keep.py" <"$out/$name.out" >"$out/$name.keep"
     printf '  %-22s exit %-3s %9s B  %s must-keep\n' "$name" "$status" "$(wc -c <"$out/$name.out")" \
         "$(wc -l <"$out/$name.keep")"

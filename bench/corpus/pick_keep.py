@@ -16,7 +16,7 @@ cap: a case with 800 errors has 800 must-keep lines. A line must stay visible wh
      line after `Traceback (most recent call last):`, pytest's `E   …Error` lines), or a
      memory checker's finding (`definitely lost in loss record`, `Invalid read`, `uninitialised
      value`);
-  3. a verdict or summary: `N passed`/`N failed`, `Found N errors`, `N problems (…)`,
+  3. a verdict or summary: `N passed`/`N failed`/`N passing`/`N failing`, `Found N errors`, `N problems (…)`,
      `Fetched … in …s`, `-- Build files have been written to`, `+++ exited with N +++`,
      `ERROR SUMMARY`, `definitely lost`, `make: ***`, `npm error code`, `Ran N tests in`,
      `FAILED (failures=N)`, `OK`, `added N packages`, `Built target`;
@@ -72,7 +72,7 @@ VERDICT = re.compile(
             r"^npm (?:error|ERR!)",
             r"^CMake Error\b",
             r"^\s*E\s+\w*(?:Error|Exception)\b",  # pytest
-            r"^(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::|$)",  # an exception line
+            r"^(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?: \[\w+\])?(?::|$)",  # an exception line
             # a memory checker's finding: a leak, a bad access, an uninitialised read
             r"\bdefinitely lost in loss record\b",
             r"\bInvalid (?:read|write|free)\b",
@@ -83,7 +83,7 @@ VERDICT = re.compile(
 SUMMARY = re.compile(
     "|".join(
         [
-            r"\b\d+ (?:passed|failed)\b",
+            r"\b\d+ (?:passed|failed|passing|failing)\b",
             r"^Found \d+ errors?\b",
             r"\b\d+ problems? \(",
             r"^Fetched .* in \S+s\b",
