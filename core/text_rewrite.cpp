@@ -89,6 +89,22 @@ std::uint64_t kind_of(std::string_view l) {
     return shape_signature(l.substr(0, end));
 }
 
+// What makes an error the same error again: its own text with the lines it sits under and its
+// place below (views into the input, so 200,000 errors cost no copies).
+struct ErrorKey {
+    std::string_view heading, parent, line, place;
+    bool operator==(const ErrorKey&) const = default;
+};
+struct ErrorKeyHash {
+    std::size_t operator()(const ErrorKey& k) const noexcept {
+        const std::hash<std::string_view> h;
+        std::size_t x = h(k.line);
+        for (const std::string_view v : {k.parent, k.heading, k.place})
+            x ^= h(v) + 0x9E3779B97F4A7C15ULL + (x << 6) + (x >> 2);
+        return x;
+    }
+};
+
 class Planner {
 public:
     Planner(std::string_view bytes,
@@ -251,7 +267,10 @@ private:
         // A located error is said again only with the same location too, and an indented one
         // only under the same header.
         std::unordered_set<std::string_view> said;
-        std::unordered_set<std::string> said_at;
+        std::unordered_set<ErrorKey, ErrorKeyHash> said_at;
+        auto text_or_none = [&](std::int32_t at) {
+            return at >= 0 ? text(static_cast<std::size_t>(at)) : std::string_view{};
+        };
         for (std::size_t i = 0; i < m_n; ++i) {
             // A location line goes with its error.
             if (m_level[i] != Level::critical || m_location_line[i]) continue;
@@ -260,15 +279,9 @@ private:
                 if (!said.insert(text(i)).second) m_level[i] = Level::none;
                 continue;
             }
-            std::string key;
-            for (const std::int32_t up : {heading_of(i), parent_of(i)}) {
-                if (up >= 0) key += text(static_cast<std::size_t>(up));
-                key += '\n';
-            }
-            key += text(i);
-            key += '\n';
-            if (at >= 0) key += text(static_cast<std::size_t>(at));
-            if (!said_at.insert(std::move(key)).second) {
+            const ErrorKey key{text_or_none(heading_of(i)), text_or_none(parent_of(i)), text(i),
+                               text_or_none(at)};
+            if (!said_at.insert(key).second) {
                 m_level[i] = Level::none;
                 if (at >= 0) m_level[static_cast<std::size_t>(at)] = Level::none;
             }
