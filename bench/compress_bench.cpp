@@ -50,15 +50,20 @@ void BM_DetectShape(benchmark::State& st) {
 }
 BENCHMARK(BM_DetectShape);
 
-void BM_CompressNoStore(benchmark::State& st) {
+// The whole rewrite of `text`, with no store and no stats.
+void compress_no_store(benchmark::State& st, const std::string& text) {
     core::Config c;
     c.store_enabled = false;
     c.stats_enabled = false;
     core::Request r;
-    r.output = input();
+    r.output = text;
     r.exit_code = 1;
     for (auto _ : st) benchmark::DoNotOptimize(core::compress(r, c));
-    st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * input().size()));
+    st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * text.size()));
+}
+
+void BM_CompressNoStore(benchmark::State& st) {
+    compress_no_store(st, input());
 }
 BENCHMARK(BM_CompressNoStore);
 
@@ -71,16 +76,21 @@ const std::string& runs_input() {
 }
 
 void BM_CompressRunsNoStore(benchmark::State& st) {
-    core::Config c;
-    c.store_enabled = false;
-    c.stats_enabled = false;
-    core::Request r;
-    r.output = runs_input();
-    r.exit_code = 1;
-    for (auto _ : st) benchmark::DoNotOptimize(core::compress(r, c));
-    st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * runs_input().size()));
+    compress_no_store(st, runs_input());
 }
 BENCHMARK(BM_CompressRunsNoStore);
+
+// Every line an error under its file's name (docs/benchmark.md, session 7): the worst case of
+// the rules that keep an error's file with it and tell errors apart by it.
+const std::string& stylish_input() {
+    static const std::string s = bench::stylish_report(8u << 20);
+    return s;
+}
+
+void BM_CompressStylishNoStore(benchmark::State& st) {
+    compress_no_store(st, stylish_input());
+}
+BENCHMARK(BM_CompressStylishNoStore);
 
 } // namespace
 

@@ -74,4 +74,21 @@ inline std::string runs_log(std::size_t bytes, std::vector<std::string>* errors 
     return log;
 }
 
+/// A stylish linter's report (eslint, stylelint): files, each with a hundred indented error rows
+/// under its name. Every row is an error and sits under its file's name, so the view shows as
+/// many as fit under their files and the dedup keys every row by its file.
+inline std::string stylish_report(std::size_t bytes) {
+    std::string out;
+    out.reserve(bytes + 256);
+    for (std::size_t f = 0; out.size() < bytes; ++f) {
+        out += "src/dir" + std::to_string(f % 50) + "/file" + std::to_string(f) + ".css\n";
+        for (std::size_t i = 0; i < 100; ++i)
+            out += "  " + std::to_string(i + 1) + ":" + std::to_string(1 + (f * 7 + i) % 80) +
+                   "  error  Unexpected unit in value " + std::to_string(f * 100 + i) + "   rule-" +
+                   std::to_string(i % 30) + "\n";
+        out += "\n";
+    }
+    return out;
+}
+
 } // namespace sutra::bench
