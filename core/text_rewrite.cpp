@@ -63,6 +63,9 @@ constexpr std::size_t k_shown_run = 16;
 constexpr std::size_t k_notes_per_error = 3;
 // How far above an indented error the line it sits under may be (a file's name over its rows).
 constexpr std::size_t k_parent_reach = 2000;
+// How far above an indented error its paragraph's first line may be to count as its place
+// (shellcheck's `In FILE line N:` is two lines up); further up it is the start of a long log.
+constexpr std::size_t k_heading_reach = 8;
 // How far below an error its place may be, inside the indented block under it (jest's first
 // frame comes after the diff and the code excerpt).
 constexpr std::size_t k_block_reach = 60;
@@ -335,7 +338,8 @@ private:
             if (depth > 0 && !open.empty() && i - open.back().second <= k_parent_reach &&
                 candidate(i, t)) {
                 const std::size_t up = open.back().second;
-                const bool heading = paragraph_located && paragraph < up;
+                const bool heading =
+                    paragraph_located && paragraph < up && i - paragraph <= k_heading_reach;
                 if (m_level[i] == Level::notable && (has_location(text(up)) || heading))
                     m_level[i] = Level::critical;
                 if (m_level[i] == Level::critical) {

@@ -412,6 +412,14 @@ TEST(TextRules, AnIndentedErrorKeepsTheLinesItSitsUnder) {
     const Response m = run(mocha, c);
     ASSERT_TRUE(m.rewritten) << m.passthrough;
     EXPECT_EQ(count_of(m.view, "AssertionError [ERR_ASSERTION]"), 48u);
+
+    // A place far up the paragraph (the first line of a log with no blank line) is not the place
+    // of a warning hundreds of lines below: that warning stays a plain warning.
+    std::string log = "server.py:12: starting\n";
+    for (int i = 0; i < 500; ++i) log += "  step " + std::to_string(i) + " ok\n";
+    log += "    warning: disk 91% full\n";
+    const LineIndex log_lines = index_lines(log);
+    EXPECT_TRUE(critical_lines(log, log_lines, KeyMatcher{}).empty());
     for (int i = 1; i <= 48; ++i)
         EXPECT_NE(m.view.find("  " + std::to_string(i) + ") suite"), std::string::npos) << i;
 }
