@@ -51,16 +51,6 @@ RestoreError from_store(const StoreError& error, std::string_view id) {
     return {Code::io, error.message};
 }
 
-/// Line starts in the line model of core/lines: split after each '\n', a last line without one
-/// still counts. starts[i] is line i's offset (zero-based); back() is the size.
-std::vector<std::uint64_t> line_starts(std::string_view text) {
-    std::vector<std::uint64_t> starts{0};
-    for (std::size_t i = 0; i < text.size(); ++i)
-        if (text[i] == '\n') starts.push_back(i + 1);
-    if (starts.back() != text.size()) starts.push_back(text.size());
-    return starts;
-}
-
 /// The largest cut <= pos that does not split a UTF-8 sequence (steps back at most 3 bytes).
 std::size_t utf8_cut(std::string_view text, std::size_t pos) {
     for (int step = 0; step < 3 && pos > 0 && pos < text.size(); ++step) {
@@ -110,8 +100,11 @@ std::expected<RestoreResult, RestoreError> restore_impl(const Store& store, cons
     auto content_or = store.read_all(q.id);
     if (!content_or) return std::unexpected(from_store(content_or.error(), q.id));
     const std::string_view content = *content_or;
-    const auto starts = line_starts(content);
-    const std::uint64_t lines = starts.size() - 1;
+    // One index of the original for every mode (core/lines.hpp's line model), the --critical
+    // listing's classification included.
+    const LineIndex index = index_lines(content);
+    const std::vector<std::uint64_t>& starts = index.starts;
+    const std::uint64_t lines = index.count();
 
     RestoreResult result;
     result.total_bytes = content.size();
@@ -163,8 +156,7 @@ std::expected<RestoreResult, RestoreError> restore_impl(const Store& store, cons
         }
         // Classified over the whole original, as the rewrite did, then cut to the window.
         const KeyMatcher keys(q.keep_patterns);
-        const std::vector<std::size_t> critical =
-            critical_lines(content, index_lines(content), keys);
+        const std::vector<std::size_t> critical = critical_lines(content, index, keys);
         const std::size_t width = max_bytes / 4;
         for (const std::size_t i : critical) {
             const std::uint64_t line = i + 1;
