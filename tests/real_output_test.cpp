@@ -91,26 +91,22 @@ TEST_P(RealOutput, Properties) {
 
     // Each property: empty when it holds, else why not.
     std::vector<std::pair<std::string, std::string>> results;
-    {
-        const auto missing = bench::missing_keeps(view, c.keep);
-        std::string why;
-        for (std::size_t i = 0; i < std::min<std::size_t>(5, missing.size()); ++i)
-            why += "\n    not visible: " + missing[i].substr(0, 200);
-        if (!missing.empty())
-            why = std::to_string(missing.size()) + " of " + std::to_string(c.keep.size()) +
-                  " must-keep lines not visible" + why;
-        results.emplace_back("keep", why);
-    }
-    {
-        const auto unreachable = bench::unreachable_keeps(view, c.text, c.keep, store_dir);
-        std::string why;
-        for (std::size_t i = 0; i < std::min<std::size_t>(5, unreachable.size()); ++i)
-            why += "\n    not visible nor listed: " + unreachable[i].substr(0, 200);
-        if (!unreachable.empty())
-            why = std::to_string(unreachable.size()) + " of " + std::to_string(c.keep.size()) +
-                  " must-keep lines neither visible nor listed by the view's --critical call" + why;
-        results.emplace_back("reach", why);
-    }
+    // Must-keep lines that fail a check: how many, and the first five.
+    auto lines_failing = [&](const std::vector<std::string>& failed, std::string_view each,
+                             std::string_view all) {
+        if (failed.empty()) return std::string();
+        std::string why = std::to_string(failed.size()) + " of " + std::to_string(c.keep.size()) +
+                          " must-keep lines " + std::string(all);
+        for (std::size_t i = 0; i < std::min<std::size_t>(5, failed.size()); ++i)
+            why += "\n    " + std::string(each) + ": " + failed[i].substr(0, 200);
+        return why;
+    };
+    results.emplace_back(
+        "keep", lines_failing(bench::missing_keeps(view, c.keep), "not visible", "not visible"));
+    results.emplace_back("reach",
+                         lines_failing(bench::unreachable_keeps(view, c.text, c.keep, store_dir),
+                                       "not visible nor listed",
+                                       "neither visible nor listed by the view's --critical call"));
     // A diff must come back byte-identical whatever its size (the diff property): the ceiling
     // is not its rule.
     results.emplace_back("ceiling", c.is_diff || view.size() <= config.max_view_bytes
