@@ -315,7 +315,11 @@ class ClaudePreToolUse : public ::testing::Test {
 protected:
     test::HostSandbox box;
     PluginRegistry registry{box.build_tree()};
-    void SetUp() override { box.env.set("SUTRA_PROGRAM", SUTRA_BINARY); }
+    // The route's mechanics, as with --wrap-bash; the auto route has tests of its own.
+    void SetUp() override {
+        box.env.set("SUTRA_PROGRAM", SUTRA_BINARY);
+        box.env.set("SUTRA_BASH_ROUTE", "always");
+    }
 
     std::string hook(const json& payload) {
         auto p = registry.load("claude");
@@ -371,12 +375,12 @@ TEST_F(ClaudePreToolUse, KeepsALeadingCdOutsideTheWrapper) {
 TEST_F(ClaudePreToolUse, DenyRulesSeeTheWholeCdCommand) {
     const std::string settings = box.dir.path + "/claude/settings.json";
     fs::create_directories(box.dir.path + "/claude");
-    for (const char* rule : {"Bash(make:*)", "Read(secret/**)", "Bash(cd secret:*)"}) {
+    for (const char* rule : {"Bash(make:*)", "Read(vault/**)", "Bash(cd vault:*)"}) {
         test::write_file(settings, json{{"permissions", {{"deny", {rule}}}}}.dump());
-        EXPECT_EQ(hook(pre({{"command", "cd secret && make test"}})), "") << rule;
+        EXPECT_EQ(hook(pre({{"command", "cd vault && make test"}})), "") << rule;
     }
     test::write_file(settings, json{{"permissions", {{"deny", {"Bash(rm:*)"}}}}}.dump());
-    EXPECT_NE(hook(pre({{"command", "cd secret && make test"}})), "");
+    EXPECT_NE(hook(pre({{"command", "cd vault && make test"}})), "");
 }
 
 TEST_F(ClaudePreToolUse, PassesWhatItMustNotRoute) {
@@ -407,41 +411,99 @@ TEST_F(ClaudePreToolUse, PostToolUseLeavesRoutedAndRestoreOutputAlone) {
     EXPECT_NE(hook(post), ""); // the same output from an ordinary command is compressed
 }
 
-TEST_F(ClaudePreToolUse, InstallWithWrapThenUninstallIsByteIdentical) {
+// The default route wraps only where wrapping changes no permission outcome: every Bash command
+// allowed (an allow rule `Bash` the host surely reads) or permissions bypassed.
+TEST_F(ClaudePreToolUse, TheAutoRouteWrapsOnlyWhereNoOutcomeCanChange) {
+    box.env.set("SUTRA_BASH_ROUTE", std::nullopt);
+    box.env.set("CLAUDE_PROJECT_DIR", std::nullopt);
+    const std::string settings = box.dir.path + "/claude/settings.json";
+    fs::create_directories(box.dir.path + "/claude");
+    const json make = {{"command", "make test"}};
+    EXPECT_EQ(hook(pre(make)), ""); // no allow rule: a wrapped command would be asked
+    json bypass = pre(make);
+    bypass["permission_mode"] = "bypassPermissions";
+    EXPECT_NE(hook(bypass), "");
+    test::write_file(settings, json{{"permissions", {{"allow", {"Bash(make:*)"}}}}}.dump());
+    EXPECT_EQ(hook(pre(make)), ""); // allowed one by one: wrapped, it would be asked
+    test::write_file(settings, json{{"permissions", {{"allow", {"Bash"}}}}}.dump());
+    EXPECT_NE(hook(pre(make)), "");
+    // Still under the guard: a deny rule, a guarded path, an allow rule naming the wrapper.
+    test::write_file(
+        settings, json{{"permissions", {{"allow", {"Bash"}}, {"deny", {"Bash(make:*)"}}}}}.dump());
+    EXPECT_EQ(hook(pre(make)), "");
+    EXPECT_EQ(hook(bypass), "");
+    test::write_file(settings, json{{"permissions", {{"allow", {"Bash"}}}}}.dump());
+    EXPECT_EQ(hook(pre({{"command", "echo {} > .mcp.json"}})), "");
+    // Modes in which the host weighs commands by what they do: never wrapped.
+    for (const char* mode : {"plan", "auto", "someFutureMode"}) {
+        json p = pre(make);
+        p["permission_mode"] = mode;
+        EXPECT_EQ(hook(p), "") << mode;
+        box.env.set("SUTRA_BASH_ROUTE", "always");
+        EXPECT_EQ(hook(p), "") << mode;
+        box.env.set("SUTRA_BASH_ROUTE", std::nullopt);
+    }
+}
+
+// A `cd` whose words change the shell's state as they expand stays unsplit (and so unwrapped):
+// the assignment would happen in the host's shell, out of the wrapped rest's sight.
+TEST_F(ClaudePreToolUse, ACdWhoseExpansionAssignsIsNotSplit) {
+    for (const char* c : {"cd ${D:=build} && ls \"$D\"", "cd ${D=build} && ls", "cd $((n=1)) && ls",
+                          "cd $(mktemp -d) && ls", "cd `pwd` && ls"})
+        EXPECT_EQ(hook(pre({{"command", c}})), "") << c;
+    EXPECT_NE(hook(pre({{"command", "cd ${D:-build} && make"}})), "");
+}
+
+TEST_F(ClaudePreToolUse, InstallChoosesTheRouteThenUninstallIsByteIdentical) {
     const std::string settings = box.dir.path + "/claude/settings.json";
     const std::string user = "{\n  \"model\": \"opus\",\n  \"hooks\": {\"PreToolUse\": "
                              "[{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", "
                              "\"command\": \"rtk-rewrite.sh\"}]}]}\n}\n";
     auto p = registry.load("claude");
     ASSERT_TRUE(p.has_value());
-    auto call = [&](Plugin::Op op, bool wrap) {
-        const json o = {{"host_program", "/opt/sutra/bin/sutra-host"},
-                        {"sutra_program", "/opt/sutra/bin/sutra"},
-                        {"dry_run", false},
-                        {"wrap_bash", wrap}};
+    auto call = [&](Plugin::Op op, const std::string& route) {
+        json o = {{"host_program", "/opt/sutra/bin/sutra-host"},
+                  {"sutra_program", "/opt/sutra/bin/sutra"},
+                  {"dry_run", false}};
+        if (!route.empty()) o["bash_route"] = route;
         return json::parse((*p)->call(op, o.dump()).value_or("null"));
+    };
+    const std::string plain =
+        "SUTRA_PROGRAM=/opt/sutra/bin/sutra /opt/sutra/bin/sutra-host --adapter claude";
+    auto our_pre = [&]() -> std::string {
+        const json doc = json::parse(test::read_file(settings));
+        if (!doc["hooks"].contains("PreToolUse")) return "";
+        const json& groups = doc["hooks"]["PreToolUse"];
+        const json& ours = groups[groups.size() - 1];
+        EXPECT_EQ(ours["matcher"], "Bash");
+        const std::string cmd = ours["hooks"][0]["command"];
+        return cmd == "rtk-rewrite.sh" ? "" : cmd;
     };
     for (const bool user_file : {false, true}) {
         fs::remove_all(box.dir.path + "/claude");
         fs::create_directories(box.dir.path + "/claude");
         if (user_file) test::write_file(settings, user);
-        // Plain install, then an upgrade to the route, then uninstall: the user's bytes return.
-        ASSERT_TRUE(call(Plugin::Op::install, false)["ok"]);
-        EXPECT_FALSE(call(Plugin::Op::detect, false)["wrap_bash"]);
-        ASSERT_TRUE(call(Plugin::Op::install, true)["ok"]);
-        const json doc = json::parse(test::read_file(settings));
-        const json& pre_groups = doc["hooks"]["PreToolUse"];
-        const json& ours = pre_groups[pre_groups.size() - 1];
-        EXPECT_EQ(ours["matcher"], "Bash");
-        EXPECT_EQ(ours["hooks"][0]["command"],
-                  "SUTRA_PROGRAM=/opt/sutra/bin/sutra /opt/sutra/bin/sutra-host --adapter claude");
-        EXPECT_EQ(doc["hooks"]["PostToolUse"].size(), 1u);
-        EXPECT_TRUE(call(Plugin::Op::detect, false)["wrap_bash"]);
+        // The default install has the auto route.
+        ASSERT_TRUE(call(Plugin::Op::install, "")["ok"]);
+        EXPECT_EQ(our_pre(), plain);
+        EXPECT_EQ(call(Plugin::Op::detect, "")["bash_route"]["mode"], "auto");
+        // --wrap-bash, kept by a later install that does not say, idempotent.
+        ASSERT_TRUE(call(Plugin::Op::install, "always")["ok"]);
+        EXPECT_EQ(our_pre(), "SUTRA_BASH_ROUTE=always " + plain);
+        EXPECT_EQ(call(Plugin::Op::detect, "")["bash_route"]["mode"], "always");
         const std::string installed = test::read_file(settings);
-        EXPECT_FALSE(call(Plugin::Op::install, true)["changed"]);  // idempotent
-        EXPECT_FALSE(call(Plugin::Op::install, false)["changed"]); // keeps the route
+        EXPECT_FALSE(call(Plugin::Op::install, "always")["changed"]);
+        EXPECT_FALSE(call(Plugin::Op::install, "")["changed"]);
         EXPECT_EQ(test::read_file(settings), installed);
-        ASSERT_TRUE(call(Plugin::Op::uninstall, false)["ok"]);
+        EXPECT_EQ(json::parse(installed)["hooks"]["PostToolUse"].size(), 1u);
+        // --no-wrap-bash takes the route out and leaves the user's PreToolUse hook.
+        ASSERT_TRUE(call(Plugin::Op::install, "off")["ok"]);
+        EXPECT_EQ(our_pre(), "");
+        EXPECT_EQ(call(Plugin::Op::detect, "")["bash_route"]["mode"], "off");
+        EXPECT_FALSE(call(Plugin::Op::detect, "")["wrap_bash"]);
+        ASSERT_TRUE(call(Plugin::Op::install, "auto")["ok"]);
+        EXPECT_EQ(our_pre(), plain);
+        ASSERT_TRUE(call(Plugin::Op::uninstall, "")["ok"]);
         if (user_file) {
             EXPECT_EQ(test::read_file(settings), user);
         } else {

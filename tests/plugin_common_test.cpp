@@ -493,14 +493,19 @@ TEST(AdapterCalls, ParseOptions) {
     EXPECT_EQ(o.host_program, "/h");
     EXPECT_EQ(o.sutra_program, "/s");
     EXPECT_TRUE(o.dry_run);
-    EXPECT_TRUE(o.wrap_bash);
+    EXPECT_EQ(o.bash_route, "always"); // the version 1 spelling of --wrap-bash
     EXPECT_EQ(o.mcp_tools, (std::vector<std::string>{"files", "exec"}));
+    for (const char* route : {"auto", "always", "off"})
+        EXPECT_EQ(
+            common::parse_options(std::string(R"({"bash_route":")") + route + "\"}").bash_route,
+            route);
+    EXPECT_EQ(common::parse_options(R"({"bash_route":"everywhere"})").bash_route, "");
     for (const char* text : {"", "not json", "[1,2]", "{}", R"({"mcp_tools":"files"})"}) {
         const auto d = common::parse_options(text);
         EXPECT_EQ(d.host_program, "") << text;
         EXPECT_EQ(d.sutra_program, "") << text;
         EXPECT_FALSE(d.dry_run) << text;
-        EXPECT_FALSE(d.wrap_bash) << text;
+        EXPECT_EQ(d.bash_route, "") << text;
         EXPECT_TRUE(d.mcp_tools.empty()) << text;
     }
 }

@@ -42,7 +42,7 @@ struct Selection {
     std::string client;
     std::string profile; // a host profile (Hermes), passed to the modules as "profile"
     bool dry_run = false;
-    bool wrap_bash = false;        // Claude Code's opt-in PreToolUse route (install only)
+    std::string bash_route;        // Claude Code's PreToolUse route: always, off (install only)
     bool raise_output_cap = false; // Codex's tool_output_token_limit (install only)
     // MCP tools beyond restore, compress and stats (install only): "files" and "exec" each
     // reach past the host's own permission rules, so each is the user's explicit choice.
@@ -60,7 +60,9 @@ Selection parse_args(const Args& args, bool allow_dry_run, bool allow_wrap = fal
         } else if (args[i] == "--dry-run" && allow_dry_run) {
             s.dry_run = true;
         } else if (args[i] == "--wrap-bash" && allow_wrap) {
-            s.wrap_bash = true;
+            s.bash_route = "always";
+        } else if (args[i] == "--no-wrap-bash" && allow_wrap) {
+            s.bash_route = "off";
         } else if (args[i] == "--raise-output-cap" && allow_wrap) {
             s.raise_output_cap = true;
         } else if (args[i] == "--mcp-files" && allow_wrap) {
@@ -192,7 +194,7 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
     }
     json options = {
         {"host_program", program}, {"sutra_program", sutra_program()}, {"dry_run", s.dry_run}};
-    if (s.wrap_bash) options["wrap_bash"] = true;
+    if (!s.bash_route.empty()) options["bash_route"] = s.bash_route;
     if (s.raise_output_cap) options["raise_output_cap"] = true;
     if (!s.mcp_tools.empty()) options["mcp_tools"] = s.mcp_tools;
     if (!s.profile.empty()) options["profile"] = s.profile;
@@ -352,9 +354,9 @@ int cmd_detect(const Args& args) {
                    d.value("installed", false) ? "installed" : "not installed",
                    d.value("path", std::string()),
                    d.value("disabled", false) ? "  (host hooks disabled)" : "");
-        if (d.value("wrap_bash", false))
-            fmt::print("{:<8} {:<9} {:<13} {}\n", "", "bash", "routed",
-                       "PreToolUse: Bash runs under sutra exec (--wrap-bash)");
+        if (const auto r = d.find("bash_route"); r != d.end() && r->is_object())
+            fmt::print("{:<8} {:<9} {:<13} {}\n", "", "bash", r->value("mode", std::string()),
+                       r->value("says", std::string()));
         if (const auto m = d.find("mcp"); m != d.end() && m->is_object())
             fmt::print("{:<8} {:<9} {:<13} {}\n", "", "mcp",
                        m->value("registered", false) ? "registered" : "not registered",

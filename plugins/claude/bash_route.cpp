@@ -1,9 +1,9 @@
-// A deliberately small shell lexer: enough of bash's grammar to find every command word of a
-// command line, and to refuse what it cannot read with confidence. It never has to run or expand
-// anything; a refusal only means the command runs unwrapped, as it would without sutra.
+// Whether a command keeps its meaning under `sutra exec`, read with the shell lexer
+// (shell_lexer.hpp); a refusal only means the command runs unwrapped, as it would without sutra.
 
 #include "plugins/claude/bash_route.hpp"
 
+#include "plugins/claude/shell_lexer.hpp"
 #include "plugins/common/shell_words.hpp"
 
 #include <array>
@@ -40,247 +40,30 @@ template <std::size_t N> bool among(const std::array<const char*, N>& set, std::
     return false;
 }
 
-bool is_name_char(char c, bool first) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (!first && c >= '0' && c <= '9');
+using Token = ShellToken;
+
+// True when an expansion in `text` changes the shell's state as it expands: an assignment
+// (`${X:=v}`, `${X=v}`, `$((X=1))`, `$((X++))`) or a command or process substitution. In the
+// kept part it would act in the host's shell, and the wrapped rest would not see it
+// (`cd ${D:=dir} && ls "$D"`).
+bool expansion_with_side_effect(std::string_view text) {
+    if (text.find('`') != std::string_view::npos || text.find("$(") != std::string_view::npos ||
+        text.find("$[") != std::string_view::npos || text.find("<(") != std::string_view::npos ||
+        text.find(">(") != std::string_view::npos)
+        return true; // `$((…))` is found as `$(`: arithmetic may assign
+    for (std::size_t at = text.find("${"); at != std::string_view::npos;
+         at = text.find("${", at + 2)) {
+        const auto close = text.find('}', at);
+        const std::string_view inner = text.substr(
+            at + 2, close == std::string_view::npos ? std::string_view::npos : close - at - 2);
+        if (inner.find('=') != std::string_view::npos) return true;
+    }
+    return false;
 }
 
-bool is_assignment(std::string_view w) {
-    std::size_t i = 0;
-    while (i < w.size() && is_name_char(w[i], i == 0)) ++i;
-    return i > 0 && i < w.size() &&
-           (w[i] == '=' || (w[i] == '+' && i + 1 < w.size() && w[i + 1] == '='));
-}
-
-struct Token {
-    enum class Kind { word, separator, open, close, background, redirect, heredoc };
-    Kind kind = Kind::word;
-    std::string text;    ///< the word as written (quotes kept)
-    bool literal = true; ///< no quoting, expansion or substitution in it
-    std::size_t end = 0; ///< the offset just past the token in the command
-};
-
-class Lexer {
-public:
-    explicit Lexer(std::string_view s) : s_(s) {}
-
-    /// All tokens, or an error saying what could not be read.
-    std::optional<std::string> run(std::vector<Token>& out) {
-        while (i_ < s_.size()) {
-            const char c = s_[i_];
-            if (c == ' ' || c == '\t') {
-                ++i_;
-            } else if (c == '\\' && i_ + 1 < s_.size() && s_[i_ + 1] == '\n') {
-                i_ += 2; // a line continuation
-            } else if (c == '#') {
-                while (i_ < s_.size() && s_[i_] != '\n') ++i_;
-            } else if (c == '\n') {
-                ++i_;
-                out.push_back({Token::Kind::separator, "\n", true, i_});
-                if (auto e = skip_heredoc_bodies()) return e;
-            } else if (auto op = operator_at()) {
-                if (op->kind == Token::Kind::heredoc) {
-                    auto e = heredoc_delimiter();
-                    if (e) return e;
-                }
-                op->end = i_;
-                out.push_back(*op);
-            } else {
-                Token w;
-                if (auto e = word(w)) return e;
-                w.end = i_;
-                out.push_back(std::move(w));
-            }
-        }
-        if (!pending_.empty()) return "an unterminated here-document";
-        return std::nullopt;
-    }
-
-private:
-    std::optional<Token> operator_at() {
-        const std::string_view rest = s_.substr(i_);
-        auto take = [&](std::size_t n, Token::Kind k) {
-            Token t{k, std::string(rest.substr(0, n)), true, 0};
-            i_ += n;
-            return t;
-        };
-        // Redirections, with an optional file-descriptor number in front.
-        std::size_t d = 0;
-        while (d < rest.size() && rest[d] >= '0' && rest[d] <= '9') ++d;
-        const std::string_view r = rest.substr(d);
-        if (r.starts_with("<<<")) return take(d + 3, Token::Kind::redirect);
-        if (r.starts_with("<<-")) return take(d + 3, Token::Kind::heredoc);
-        if (r.starts_with("<<")) return take(d + 2, Token::Kind::heredoc);
-        if (d == 0 && (r.starts_with("<(") || r.starts_with(">("))) return std::nullopt; // a word
-        for (const char* op : {"&>>", "&>", ">>", ">&", "<&", ">|", "<>", ">", "<"})
-            if ((d == 0 || op[0] != '&') && r.starts_with(op))
-                return take(d + std::string_view(op).size(), Token::Kind::redirect);
-        if (d > 0) return std::nullopt; // digits that start a word
-        for (const char* op : {"&&", "||", ";;&", ";;", ";&", "|&", ";", "|"})
-            if (rest.starts_with(op))
-                return take(std::string_view(op).size(), Token::Kind::separator);
-        if (rest.starts_with("&")) return take(1, Token::Kind::background);
-        if (rest.starts_with("(")) return take(1, Token::Kind::open);
-        if (rest.starts_with(")")) return take(1, Token::Kind::close);
-        return std::nullopt;
-    }
-
-    static bool ends_word(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' ||
-               c == ')' || c == '<' || c == '>';
-    }
-
-    // Skips a balanced $( … ), ${ … }, <( … ) or ` … ` starting at i_ (just past the opener).
-    std::optional<std::string> skip_nested(char open, char close) {
-        int depth = 1;
-        while (i_ < s_.size()) {
-            const char c = s_[i_];
-            if (c == '\\') {
-                i_ += 2;
-                continue;
-            }
-            if (c == '\'' && open != '`') {
-                const auto end = s_.find('\'', i_ + 1);
-                if (end == std::string_view::npos) return "an unterminated quote";
-                i_ = end + 1;
-                continue;
-            }
-            if (c == '"' && open != '`') {
-                for (++i_; i_ < s_.size() && s_[i_] != '"'; ++i_)
-                    if (s_[i_] == '\\') ++i_;
-                if (i_ >= s_.size()) return "an unterminated quote";
-                ++i_;
-                continue;
-            }
-            if (c == close && (open == close || --depth == 0)) {
-                ++i_;
-                return std::nullopt;
-            }
-            if (c == open && open != close) ++depth;
-            ++i_;
-        }
-        return "an unterminated substitution";
-    }
-
-    std::optional<std::string> word(Token& w) {
-        const std::size_t start = i_;
-        while (i_ < s_.size() && !ends_word(s_[i_])) {
-            const char c = s_[i_];
-            if (c == '\\') {
-                w.literal = false;
-                i_ += 2;
-            } else if (c == '\'') {
-                w.literal = false;
-                const auto end = s_.find('\'', i_ + 1);
-                if (end == std::string_view::npos) return "an unterminated quote";
-                i_ = end + 1;
-            } else if (c == '"') {
-                w.literal = false;
-                ++i_;
-                while (i_ < s_.size() && s_[i_] != '"') {
-                    if (s_[i_] == '\\')
-                        ++i_;
-                    else if (s_[i_] == '`') {
-                        ++i_;
-                        if (auto e = skip_nested('`', '`')) return e;
-                        continue;
-                    } else if (s_.substr(i_).starts_with("$(")) {
-                        i_ += 2;
-                        if (auto e = skip_nested('(', ')')) return e;
-                        continue;
-                    }
-                    ++i_;
-                }
-                if (i_ >= s_.size()) return "an unterminated quote";
-                ++i_;
-            } else if (c == '`') {
-                w.literal = false;
-                ++i_;
-                if (auto e = skip_nested('`', '`')) return e;
-            } else if (c == '$' && i_ + 1 < s_.size() && (s_[i_ + 1] == '(' || s_[i_ + 1] == '{')) {
-                w.literal = false;
-                const char open = s_[i_ + 1];
-                i_ += 2;
-                if (auto e = skip_nested(open, open == '(' ? ')' : '}')) return e;
-            } else if (c == '$') {
-                w.literal = false;
-                ++i_;
-            } else if (c == '=' && i_ + 1 < s_.size() && s_[i_ + 1] == '(' &&
-                       is_assignment(s_.substr(start, i_ + 1 - start))) {
-                i_ += 2; // an array assignment: NAME=( … )
-                if (auto e = skip_nested('(', ')')) return e;
-            } else {
-                ++i_;
-            }
-        }
-        if (i_ == start) {
-            // A process substitution that starts the word (ends_word stopped at '<' or '>').
-            if (i_ + 1 < s_.size() && s_[i_ + 1] == '(') {
-                w.literal = false;
-                i_ += 2;
-                if (auto e = skip_nested('(', ')')) return e;
-            } else {
-                return std::string("an unexpected '") + s_[i_] + "'";
-            }
-        }
-        w.text = std::string(s_.substr(start, i_ - start));
-        return std::nullopt;
-    }
-
-    std::optional<std::string> heredoc_delimiter() {
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t')) ++i_;
-        Token w;
-        if (i_ >= s_.size()) return "a here-document without a delimiter";
-        if (auto e = word(w)) return e;
-        std::string delim;
-        for (char c : w.text)
-            if (c != '\'' && c != '"' && c != '\\') delim += c;
-        if (delim.empty()) return "a here-document without a delimiter";
-        pending_.push_back(delim);
-        return std::nullopt;
-    }
-
-    // Here-document bodies start after the line that opened them; their lines are data.
-    std::optional<std::string> skip_heredoc_bodies() {
-        for (const std::string& delim : pending_) {
-            bool closed = false;
-            while (i_ < s_.size()) {
-                auto nl = s_.find('\n', i_);
-                if (nl == std::string_view::npos) nl = s_.size();
-                std::string_view line = s_.substr(i_, nl - i_);
-                while (!line.empty() && line.front() == '\t') line.remove_prefix(1);
-                i_ = nl < s_.size() ? nl + 1 : nl;
-                if (line == delim) {
-                    closed = true;
-                    break;
-                }
-            }
-            if (!closed) return "an unterminated here-document";
-        }
-        pending_.clear();
-        return std::nullopt;
-    }
-
-    std::string_view s_;
-    std::size_t i_ = 0;
-    std::vector<std::string> pending_;
-};
-
-std::optional<std::string> read_tokens(std::string_view command, std::vector<Token>& tokens) {
-    if (command.find_first_not_of(" \t\n") == std::string_view::npos) return "an empty command";
-    if (command.size() > 64 * 1024) return "a command over 64 KiB";
-    if (command.find('\0') != std::string_view::npos) return "a NUL byte in the command";
-    if (auto e = Lexer(command).run(tokens)) return "cannot read the command: " + *e;
-    return std::nullopt;
-}
-
-// A word `cd` may take in the kept part: any word but one that runs a command substitution,
-// which would run in the host's shell before the rest (it would anyway, but the rule keeps the
-// kept part to plain directory changes a reader can check at a glance).
+// A word `cd` may take in the kept part: any word whose expansions change nothing.
 bool plain_cd_word(const Token& t) {
-    return t.kind == Token::Kind::word && t.text.find('`') == std::string::npos &&
-           t.text.find("$(") == std::string::npos && t.text.find("<(") == std::string::npos &&
-           t.text.find(">(") == std::string::npos;
+    return t.kind == Token::Kind::word && !expansion_with_side_effect(t.text);
 }
 
 // The offset where the leading `cd WORDS &&` segments end (0: none). Each segment is the literal
@@ -308,11 +91,12 @@ refusal(std::string_view command, const ProgramLookup& on_path, bool after_cd);
 
 RoutePlan plan_route(std::string_view command, const ProgramLookup& on_path) {
     RoutePlan plan;
-    std::vector<Token> tokens;
-    if (auto e = read_tokens(command, tokens)) {
+    ShellLex lex;
+    if (auto e = lex_shell(command, lex)) {
         plan.refusal = *e;
         return plan;
     }
+    const std::vector<Token>& tokens = lex.tokens;
     const std::size_t kept = leading_cds(tokens);
     if (kept == 0) {
         if (auto why = route_refusal(command, on_path))
@@ -368,8 +152,9 @@ namespace {
 
 std::optional<std::string>
 refusal(std::string_view command, const ProgramLookup& on_path, bool after_cd) {
-    std::vector<Token> tokens;
-    if (auto e = read_tokens(command, tokens)) return *e;
+    ShellLex lex;
+    if (auto e = lex_shell(command, lex)) return *e;
+    const std::vector<Token>& tokens = lex.tokens;
 
     bool at_command = true; // the next word names a command
     bool after_redirect = false;
@@ -460,6 +245,22 @@ std::string wrap_command(const Wrapper& w, std::string_view command) {
     std::string quoted = "'";
     for (char c : command) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return out + " --sh " + quoted + "'";
+}
+
+std::vector<std::string> wrapper_words(const Wrapper& w) {
+    std::vector<std::string> out{w.sutra,
+                                 "exec",
+                                 "--shell",
+                                 w.shell,
+                                 "--max-view-bytes",
+                                 std::to_string(w.max_view_bytes),
+                                 "--no-status-line",
+                                 "--sh"};
+    if (!w.mcp_tool.empty()) {
+        out.push_back("--mcp-tool");
+        out.push_back(w.mcp_tool);
+    }
+    return out;
 }
 
 std::string wrap_route(const Wrapper& w, const Route& route) {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sutra::plugins::claude {
 
@@ -54,6 +55,10 @@ struct Wrapper {
 /// `'SUTRA' exec --shell SHELL --max-view-bytes N --no-status-line [--mcp-tool T] --sh 'CMD'`:
 /// Claude Code shows "Exit code N" itself, and cuts a failure's text near 10,000 characters.
 std::string wrap_command(const Wrapper& w, std::string_view command);
+
+/// The words wrap_command adds around the command (the sutra program, its options, the shell),
+/// which a permission rule could match in the wrapped text (permission_guard.hpp).
+std::vector<std::string> wrapper_words(const Wrapper& w);
 
 /// `route.keep` followed by the wrapped `route.run`.
 std::string wrap_route(const Wrapper& w, const Route& route);

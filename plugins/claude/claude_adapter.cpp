@@ -13,6 +13,7 @@
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/claude/bash_route.hpp"
 #include "plugins/claude/permission_guard.hpp"
+#include "plugins/claude/permission_rules.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/hook_settings.hpp"
@@ -209,12 +210,50 @@ std::string command_shell() {
     return {};
 }
 
-// PreToolUse (installed only with --wrap-bash): a Bash command whose meaning survives a child
-// shell runs under `sutra exec` (leading `cd DIR &&` segments stay in the host's shell, so the
-// directory change persists), so its output is compressed even when it fails. The answer
-// carries the whole tool_input with only `command` changed, and no permission decision. The host
-// then applies its rules to the wrapped text, so a command any deny or ask rule could match is
-// never wrapped (plugins/claude/permission_guard.hpp).
+// Permission modes in which wrapping is judged: the others (plan, auto, a mode this version does
+// not know) let the host weigh a command by what it does, which the wrapper would hide.
+bool known_mode(const std::string& mode) {
+    return mode.empty() || mode == "default" || mode == "acceptEdits" ||
+           mode == "bypassPermissions";
+}
+
+// The guard's view of where the host runs: its rules from every source, its folders.
+struct HostView {
+    PermissionRules rules;
+    GuardContext ctx;
+};
+
+HostView host_view(const std::string& cwd) {
+    RuleScopes scopes;
+    scopes.home = common::home_dir();
+    scopes.payload_cwd = cwd;
+    scopes.processes = host_processes();
+    HostView v{load_permission_rules(scopes), {}};
+    v.ctx.cwd = cwd;
+    v.ctx.home = scopes.home;
+    v.ctx.config_dirs = config_dirs(scopes);
+    return v;
+}
+
+// Why wrapping could change which permission outcome the host reaches, in the default ("auto")
+// route; nullopt when it cannot: every Bash command is allowed (an allow rule `Bash` the host
+// surely reads, --allowedTools Bash) or permissions are bypassed. Deny and ask rules and the
+// host's own path checks are the guard's to judge in both routes.
+std::optional<std::string> auto_refusal(const std::string& mode, const PermissionRules& rules) {
+    if (mode == "bypassPermissions" || rules.bypass || rules.bash_allowed_whole())
+        return std::nullopt;
+    return std::string("the user's allow rules judge Bash commands one by one, and a wrapped "
+                       "command would be asked where the original was not (sutra install "
+                       "--client claude --wrap-bash routes it anyway)");
+}
+
+// PreToolUse: a Bash command whose meaning survives a child shell runs under `sutra exec`
+// (leading `cd DIR &&` segments stay in the host's shell, so the directory change persists), so
+// its output is compressed even when it fails. The answer carries the whole tool_input with only
+// `command` changed, and never a permission decision: the host still judges the wrapped text, and
+// an "allow" would skip checks the host makes on the original (seen on 2.1.332). The route is
+// SUTRA_BASH_ROUTE=always (--wrap-bash) or the default, auto; both only under the guard
+// (plugins/claude/permission_guard.hpp).
 std::string decode_pre_tool_use(const json& p) {
     if (p.value("tool_name", std::string()) != "Bash") return common::pass("not Bash");
     const auto input = p.find("tool_input");
@@ -224,6 +263,8 @@ std::string decode_pre_tool_use(const json& p) {
     if (const auto bg = input->find("run_in_background");
         bg != input->end() && !(bg->is_boolean() && !bg->get<bool>()))
         return common::pass("a background command");
+    const std::string mode = p.value("permission_mode", std::string());
+    if (!known_mode(mode)) return common::pass("not routed: the permission mode is " + mode);
     const std::string program = sutra_program();
     if (program.empty()) return common::pass("no sutra binary to route through");
     const std::string shell = command_shell();
@@ -234,19 +275,16 @@ std::string decode_pre_tool_use(const json& p) {
         return program_on_path(name, path != nullptr ? path : "");
     });
     if (!plan.route) return common::pass("not routed: " + plan.refusal);
-    // The host matches its deny and ask rules against the wrapped text: a command that one of
-    // them could match stays as written, so the host judges it as it would without sutra. The
-    // guard reads the whole command, the kept `cd` part included.
-    const std::string cwd = p.value("cwd", std::string());
-    RuleScopes scopes;
-    scopes.config_dir = config_dir();
-    scopes.project_dirs.push_back(cwd);
-    if (const char* project = std::getenv("CLAUDE_PROJECT_DIR"))
-        scopes.project_dirs.push_back(project);
-    if (auto why = permission_refusal(command, cwd, load_permission_rules(scopes)))
-        return common::pass("not routed: " + *why);
     Wrapper w{program, shell, std::string(), 8192};
     if (restore_route(p).value("kind", std::string()) == "mcp") w.mcp_tool = k_restore_tool;
+    // The guard reads the whole command, the kept `cd` part included.
+    HostView host = host_view(p.value("cwd", std::string()));
+    const char* route = std::getenv("SUTRA_BASH_ROUTE");
+    if (route == nullptr || std::string_view(route) != "always")
+        if (auto why = auto_refusal(mode, host.rules)) return common::pass("not routed: " + *why);
+    host.ctx.wrapper_words = wrapper_words(w);
+    if (auto why = permission_refusal(command, host.rules, host.ctx))
+        return common::pass("not routed: " + *why);
     json updated = *input;
     updated["command"] = wrap_route(w, *plan.route);
     const json answer = {
@@ -372,15 +410,40 @@ common::HookSpec hook_spec(const std::string& host_program) {
     return spec;
 }
 
-// The opt-in PreToolUse route. The command names the sutra binary the wrapper will run.
-common::HookSpec pre_hook_spec(const std::string& host_program, const std::string& sutra) {
+// The PreToolUse route. The command names the sutra binary the wrapper will run, and the route
+// when it is not the default one ("always": --wrap-bash).
+common::HookSpec pre_hook_spec(const std::string& host_program,
+                               const std::string& sutra,
+                               const std::string& route = "auto") {
     common::HookSpec spec = hook_spec(host_program);
     spec.event = "PreToolUse";
     spec.matcher = "Bash";
     spec.timeout = 10;
     if (!sutra.empty())
         spec.command = "SUTRA_PROGRAM=" + common::shell_word(sutra) + " " + spec.command;
+    if (route == "always") spec.command = "SUTRA_BASH_ROUTE=always " + spec.command;
     return spec;
+}
+
+// The installed route: "off" without our PreToolUse hook, else the one its command names.
+std::string installed_route(const common::ojson& settings) {
+    const auto pre = common::our_command(settings, pre_hook_spec("", ""));
+    if (!pre) return "off";
+    return pre->find("SUTRA_BASH_ROUTE=always") != std::string::npos ? "always" : "auto";
+}
+
+// What install, detect and doctor say of a route.
+std::string route_says(const std::string& route) {
+    if (route == "off")
+        return "off (--no-wrap-bash): failing Bash commands reach the model as Claude Code cuts "
+               "them";
+    if (route == "always")
+        return "always (--wrap-bash): Bash runs under `sutra exec` wherever the permission guard "
+               "allows; a command an allow rule covered may now be asked";
+    return "auto: Bash runs under `sutra exec` only where that changes no permission outcome "
+           "(every Bash command allowed, by an allow rule `Bash` or --allowedTools Bash, or "
+           "permissions bypassed), under the permission guard; elsewhere commands run as "
+           "written";
 }
 
 } // namespace
@@ -388,7 +451,7 @@ common::HookSpec pre_hook_spec(const std::string& host_program, const std::strin
 struct Adapter {
     static constexpr const char* name = "claude";
     static constexpr const char* description =
-        "Claude Code (PostToolUse updatedToolOutput; opt-in PreToolUse route for Bash)";
+        "Claude Code (PostToolUse updatedToolOutput; PreToolUse route for Bash)";
 
     std::string decode(std::string_view payload) { return decode_payload(payload); }
     std::string encode(std::string_view payload, std::string_view result) {
@@ -400,9 +463,19 @@ struct Adapter {
             // Plan every file first: a refusal anywhere writes nothing, and apply_plans puts
             // back what it wrote when a later write fails.
             std::vector<common::HookSpec> specs{hook_spec(o.host_program)};
-            if (o.wrap_bash) specs.push_back(pre_hook_spec(o.host_program, o.sutra_program));
+            std::vector<common::HookSpec> removed;
+            std::string route = o.bash_route;
+            if (route.empty()) { // not said: a --wrap-bash install stays so, else the default
+                const std::string path = settings_path();
+                const auto doc = common::parse_settings(common::read_text(path), path);
+                route = installed_route(doc) == "always" ? "always" : "auto";
+            }
+            if (route == "off")
+                removed.push_back(pre_hook_spec(o.host_program, o.sutra_program));
+            else
+                specs.push_back(pre_hook_spec(o.host_program, o.sutra_program, route));
             std::vector<common::FilePlan> plans;
-            const auto hooks = common::plan_hooks_install(settings_path(), specs);
+            const auto hooks = common::plan_hooks_install(settings_path(), specs, removed);
             if (hooks) plans.push_back(*hooks);
             std::optional<common::FilePlan> mcp;
             if (!o.sutra_program.empty()) {
@@ -416,11 +489,7 @@ struct Adapter {
             }
             auto r = common::apply_plans(plans, o.dry_run);
             if (!hooks) r["messages"].push_back(settings_path() + ": already installed");
-            if (o.wrap_bash)
-                r["messages"].push_back(
-                    settings_path() +
-                    ": Bash commands are routed through `sutra exec` (PreToolUse), so failing "
-                    "commands are compressed too; permission rules now see the wrapped command");
+            r["messages"].push_back(settings_path() + ": the Bash route is " + route_says(route));
             if (o.sutra_program.empty())
                 common::note_no_program(r);
             else if (!mcp)
@@ -460,20 +529,28 @@ struct Adapter {
             const auto doc = common::parse_settings(text, path);
             const auto cmd = common::our_command(doc, hook_spec(""));
             const auto mcp = registered_mcp("");
-            const bool wrap = common::our_command(doc, pre_hook_spec("", "")).has_value();
+            const std::string route = installed_route(doc);
             // Claude Code fires only PostToolUseFailure for a failing command, whose output no
-            // hook can replace: only the PreToolUse route (--wrap-bash) sees it.
+            // hook can replace: only the PreToolUse route sees it, and the auto route only where
+            // every Bash command is allowed.
             common::ojson uncovered = common::ojson::array();
-            if (!wrap)
+            if (route == "off")
                 uncovered.push_back(
                     {{"what", "the output of failing Bash commands (Claude Code sends them to "
                               "PostToolUseFailure, whose output a hook cannot replace)"},
+                     {"command", "sutra install --client claude"}});
+            else if (route == "auto")
+                uncovered.push_back(
+                    {{"what", "the output of failing Bash commands in sessions whose allow rules "
+                              "judge Bash commands one by one (the auto route leaves them as "
+                              "written; allow `Bash` as a whole, or opt in)"},
                      {"command", "sutra install --client claude --wrap-bash"}});
             return common::ojson{
                 {"client", "claude"},
                 {"found", std::filesystem::is_directory(config_dir())},
                 {"installed", cmd.has_value()},
-                {"wrap_bash", wrap},
+                {"wrap_bash", route != "off"},
+                {"bash_route", {{"mode", route}, {"says", route_says(route)}}},
                 {"uncovered", uncovered},
                 {"path", path},
                 {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
@@ -505,19 +582,22 @@ struct Adapter {
             for (int i = 1; i <= 2000; ++i)
                 seq_bytes += ("test_case_" + std::to_string(i) + " ... ok\n").size();
             if (const auto pre = common::our_command(doc, pre_hook_spec("", "")))
-                d["more_samples"] = common::ojson::array(
-                    {common::ojson{{"label", "PreToolUse route for Bash"},
-                                   {"command", *pre},
-                                   {"sample_bytes", seq_bytes},
-                                   {"payload",
-                                    {{"session_id", "sutra-doctor"},
-                                     {"cwd", "/tmp"},
-                                     {"hook_event_name", "PreToolUse"},
-                                     {"tool_name", "Bash"},
-                                     {"tool_input",
-                                      {{"command", "seq -f 'test_case_%g ... ok' 1 2000 && ls "
-                                                   "/nonexistent-sutra-doctor-sample"}}},
-                                     {"tool_use_id", "toolu_doctor_pre"}}}}});
+                d["more_samples"] = common::ojson::array({common::ojson{
+                    {"label", "PreToolUse route for Bash, " + route_says(installed_route(doc)) +
+                                  " (the sample: a session that allows every "
+                                  "Bash command)"},
+                    {"command", *pre},
+                    {"sample_bytes", seq_bytes},
+                    {"payload",
+                     {{"session_id", "sutra-doctor"},
+                      {"cwd", "/tmp"},
+                      {"permission_mode", "bypassPermissions"},
+                      {"hook_event_name", "PreToolUse"},
+                      {"tool_name", "Bash"},
+                      {"tool_input",
+                       {{"command", "seq -f 'test_case_%g ... ok' 1 2000 && ls "
+                                    "nonexistent-sutra-doctor-sample"}}},
+                      {"tool_use_id", "toolu_doctor_pre"}}}}});
             return d;
         });
     }

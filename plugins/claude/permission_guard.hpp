@@ -1,19 +1,22 @@
 #pragma once
-// The Bash route must never weaken a permission. Claude Code matches its deny and ask rules
-// against the command it finally runs, which after the route is the wrapper's text
-// (`… sutra exec … --sh '…'`), so a rule such as `Bash(git push:*)` would no longer match. Before
-// wrapping, the adapter reads every deny and ask rule Claude Code could apply and leaves
-// unwrapped any command such a rule could match; the host then judges the original command as
-// it would without sutra (docs/adapters.md, "The Bash route and permission rules").
+// The Bash route must never weaken a permission. Claude Code judges the command it finally runs,
+// which after the route is the wrapper's text (`'…/sutra' exec … --sh '…'`): a rule such as
+// `Bash(git push:*)` would no longer match it, an allow rule naming sutra would match every
+// wrapped command, and the host's own checks of the paths a command writes would see one quoted
+// argument. So before wrapping, the adapter asks this guard, and a command it refuses stays as
+// written; the host then judges it exactly as it would without sutra.
 //
-// The test is deliberately coarser than the host's own matching, so that it errs only towards
-// not wrapping: a Bash rule refuses a command when the rule's first literal fragment appears
-// anywhere in the command text (quotes and backslashes removed, blanks folded, case folded), so
-// compound commands, leading assignments and wrappers such as `env`, `timeout` or `xargs` are
-// all covered. A file rule (Read, Edit, …) refuses when its last literal path piece appears in
-// the command or the working directory. A rule with no literal fragment (`Bash`, `Bash(*)`), a
-// settings file that cannot be read, or a host started with permission options the hook cannot
-// see (`--disallowedTools`, `--settings`, an SDK's initialize message) refuses every command.
+// The guard decides on words, coarser than the host by construction (docs/security.md, "The
+// Bash route's guard"): the command is read with the shell lexer, every word after quote removal
+// is split again at blanks and shell operators (so `bash -c 'git push'` still shows `git`), and
+// a word holding an expansion stands for any word. Redirections, assignments, wrappers, empty
+// expansions and separators never hide a word, because no word is ever dropped and the rule is
+// tested against each word on its own, never against a joined string. A Bash rule could match
+// when its program (its first literal word) begins some word of the command; a rule whose
+// program is a wildcard matches everything. Any rule, of any kind, whose program begins a word
+// of the wrapper itself refuses too, and so does any source of rules that could not be read.
+
+#include "plugins/claude/permission_rules.hpp"
 
 #include <optional>
 #include <string>
@@ -22,37 +25,24 @@
 
 namespace sutra::plugins::claude {
 
-/// Every deny and ask rule found, and any reason to doubt that these are all of them.
-struct PermissionRules {
-    struct Rule {
-        std::string tool;    ///< `Bash`, `Read`, …
-        std::string pattern; ///< what stands in the parentheses; empty for a whole-tool rule
-        bool whole_tool = false;
-        std::string source; ///< the settings file (or flag) it came from, for the refusal
-    };
-    std::vector<Rule> rules;
-    std::vector<std::string> doubts;
+/// What the guard judges a command against, beside the rules.
+struct GuardContext {
+    std::string cwd;                        ///< the session's working directory
+    std::string home;                       ///< the user's home folder
+    std::vector<std::string> config_dirs;   ///< the host's configuration folders
+    std::vector<std::string> wrapper_words; ///< the words the wrapper adds (sutra, exec, …)
 };
 
-/// Where the rules live. The defaults are the host's own paths; tests point them elsewhere.
-struct RuleScopes {
-    std::string config_dir;                       ///< $CLAUDE_CONFIG_DIR or ~/.claude
-    std::string managed_dir = "/etc/claude-code"; ///< managed-settings.json and .d/
-    std::vector<std::string> project_dirs; ///< cwd, $CLAUDE_PROJECT_DIR: each and its parents
-    bool read_process_flags = true;        ///< look at the host's command line
-};
-
-/// Adds the deny and ask rules of one settings document; a document that is not a JSON object
-/// (or nests deeper than any settings file does) adds a doubt instead.
-void add_settings_rules(PermissionRules& into, std::string_view text, const std::string& source);
-
-/// Reads every scope: managed (file and drop-ins), user, and the project and local settings of
-/// every project directory and its parents; then the flags the host process was started with.
-PermissionRules load_permission_rules(const RuleScopes& scopes);
-
-/// Why `command` must stay unwrapped under these rules; nullopt when no rule could match it.
-/// `cwd` is the session's working directory (a file rule may name it rather than the command).
+/// Why `command` must stay unwrapped under these rules; nullopt when no rule could match it,
+/// no rule could match the wrapper, and the host's own path checks would not look at it.
 std::optional<std::string>
-permission_refusal(std::string_view command, std::string_view cwd, const PermissionRules& rules);
+permission_refusal(std::string_view command, const PermissionRules& rules, const GuardContext& ctx);
+
+/// Why the host's own checks, which it makes whatever the rules allow, could look at `command`:
+/// a path the host guards (its settings and credentials, dot-files such as .git, .bashrc or
+/// .mcp.json, key and credential files), the home folder, the working directory or a folder
+/// above it, the root or a top folder, or a removal with a computed argument. Wrapped, the host
+/// would see only a quoted argument and skip those checks.
+std::optional<std::string> host_check_refusal(std::string_view command, const GuardContext& ctx);
 
 } // namespace sutra::plugins::claude

@@ -13,7 +13,12 @@ Options parse_options(std::string_view json_text) {
         out.host_program = o.value("host_program", std::string());
         out.sutra_program = o.value("sutra_program", std::string());
         out.dry_run = o.value("dry_run", false);
-        out.wrap_bash = o.value("wrap_bash", false);
+        // "wrap_bash": true is the spelling of "bash_route": "always" before version 2 of the
+        // options; an unknown route is read as the default.
+        if (o.value("wrap_bash", false)) out.bash_route = "always";
+        if (const auto r = o.find("bash_route");
+            r != o.end() && (*r == "auto" || *r == "always" || *r == "off"))
+            out.bash_route = r->get<std::string>();
         out.raise_output_cap = o.value("raise_output_cap", false);
         if (const auto t = o.find("mcp_tools"); t != o.end() && t->is_array())
             for (const auto& name : *t)

@@ -19,7 +19,10 @@ struct Options {
     std::string host_program;
     std::string sutra_program;
     bool dry_run = false;
-    bool wrap_bash = false;             ///< Claude Code: also install the PreToolUse route (opt-in)
+    /// Claude Code's PreToolUse route for Bash: "auto" (wrap only where wrapping cannot change
+    /// a permission outcome), "always" (--wrap-bash: wherever the guard allows), "off"
+    /// (--no-wrap-bash), or "" (not said: "always" stays when installed, else "auto").
+    std::string bash_route;
     bool raise_output_cap = false;      ///< Codex: raise tool_output_token_limit (opt-in)
     std::vector<std::string> mcp_tools; ///< MCP tools beyond the default: "files", "exec"
 };

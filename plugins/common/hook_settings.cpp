@@ -119,9 +119,11 @@ ojson* our_hook(ojson& doc, const HookSpec& spec) {
 
 std::string with_hooks(const std::optional<std::string>& original,
                        const std::string& path,
-                       const std::vector<HookSpec>& specs) {
+                       const std::vector<HookSpec>& specs,
+                       const std::vector<HookSpec>& removed) {
     ojson doc = parse_settings(original, path);
     bool changed = false;
+    for (const HookSpec& spec : removed) changed = strip_ours(doc, spec) || changed;
     for (const HookSpec& spec : specs) {
         if (ojson* ours = our_hook(doc, spec)) {
             // An upgrade or reinstall: only the command changes; the user's own keys stay.
@@ -156,6 +158,10 @@ std::string with_hooks(const std::optional<std::string>& original,
         if (our_command(reread, spec) != spec.command)
             throw std::runtime_error(path + ": sutra could not add its hook safely; nothing was "
                                             "changed");
+    for (const HookSpec& spec : removed)
+        if (our_command(reread, spec))
+            throw std::runtime_error(path + ": sutra could not remove its hook safely; nothing "
+                                            "was changed");
     return after;
 }
 
@@ -179,7 +185,8 @@ bool has_none_of(const std::optional<std::string>& text,
 }
 
 std::optional<FilePlan> plan_hooks_install(const std::string& settings_path,
-                                           const std::vector<HookSpec>& specs) {
+                                           const std::vector<HookSpec>& specs,
+                                           const std::vector<HookSpec>& removed) {
     const std::string path = real_target(settings_path);
     const auto before = read_text(path);
     const ojson doc = parse_settings(before, path);
@@ -187,7 +194,7 @@ std::optional<FilePlan> plan_hooks_install(const std::string& settings_path,
         throw std::runtime_error(path +
                                  " sets \"disableAllHooks\": true; sutra's hook would never run. "
                                  "Remove that setting first (nothing was changed).");
-    const std::string after = with_hooks(before, path, specs);
+    const std::string after = with_hooks(before, path, specs, removed);
     if (before && after == *before) return std::nullopt;
     FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
     plan.backup_before = has_none_of(before, path, specs); // the user's own file, not an upgrade

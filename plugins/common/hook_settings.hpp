@@ -44,12 +44,14 @@ bool strip_ours(ojson& doc, const HookSpec& spec);
 /// The command of our installed hook, if any.
 std::optional<std::string> our_command(const ojson& doc, const HookSpec& spec);
 
-/// The text install makes of `original` (absent = no file): each entry's command updated in
-/// place or the entry appended, in the order given; the original bytes when every entry is
-/// already there. Refuses (throws) a `hooks` or event value of another type than sutra writes.
+/// The text install makes of `original` (absent = no file): our entries of `removed` taken out,
+/// each entry's command updated in place or the entry appended, in the order given; the
+/// original bytes when nothing is to change. Refuses (throws) a `hooks` or event value of another
+/// type than sutra writes.
 std::string with_hooks(const std::optional<std::string>& original,
                        const std::string& path,
-                       const std::vector<HookSpec>& specs);
+                       const std::vector<HookSpec>& specs,
+                       const std::vector<HookSpec>& removed = {});
 std::string with_hook(const std::optional<std::string>& original,
                       const std::string& path,
                       const HookSpec& spec);
@@ -59,11 +61,13 @@ bool has_none_of(const std::optional<std::string>& text,
                  const std::string& path,
                  const std::vector<HookSpec>& specs);
 
-/// The change that installs `specs` (nullopt when all are there with these commands): our hook
+/// The change that installs `specs` and takes out our entries of `removed` (nullopt when the
+/// file is already so): our hook
 /// updated in place on an upgrade, the user's keys kept. Throws, naming the file, where the host
 /// would not run the hook or the file's shape is not one sutra edits.
 std::optional<FilePlan> plan_hooks_install(const std::string& settings_path,
-                                           const std::vector<HookSpec>& specs);
+                                           const std::vector<HookSpec>& specs,
+                                           const std::vector<HookSpec>& removed = {});
 
 /// The change that removes our hooks (nullopt when none is there); see plan_reverse.
 std::optional<FilePlan> plan_hooks_uninstall(const std::string& settings_path,
