@@ -149,6 +149,7 @@ std::vector<AdapterCase> adapter_cases(const std::string& home) {
         {"claude PreToolUse tool_input", "claude",
          [=](const std::string& v) {
              return R"({"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse",)"
+                    R"("permission_mode":"bypassPermissions",)"
                     R"("tool_name":"Bash","tool_input":{"command":"ls -la","extra":)" +
                     v + "}}";
          },

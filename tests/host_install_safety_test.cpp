@@ -448,10 +448,10 @@ TEST_F(SafeInstallTest, InstallAndDoctorSayWhatIsUncovered) {
     int status = 0;
     std::string out = test::run_command(sutra + " install --client claude 2>&1", &status);
     ASSERT_EQ(status, 0) << out;
-    const std::string claude_line = "claude: sutra does not see the output of failing Bash "
-                                    "commands (Claude Code sends them to PostToolUseFailure, "
-                                    "whose output a hook cannot replace); to cover it: sutra "
-                                    "install --client claude --wrap-bash";
+    const std::string claude_line =
+        "claude: sutra does not see the output of failing Bash commands in sessions whose allow "
+        "rules judge Bash commands one by one (the auto route leaves them as written; allow "
+        "`Bash` as a whole, or opt in); to cover it: sutra install --client claude --wrap-bash";
     EXPECT_NE(out.find(claude_line + "\n"), std::string::npos) << out;
     out = test::run_command(sutra + " doctor --client claude 2>&1", &status);
     EXPECT_EQ(status, 0) << out;
@@ -466,7 +466,9 @@ TEST_F(SafeInstallTest, InstallAndDoctorSayWhatIsUncovered) {
               std::string::npos)
         << out;
     out = test::run_command(sutra + " doctor --client claude 2>&1", &status);
-    EXPECT_NE(out.find("PreToolUse route for Bash: a failing sample of about "), std::string::npos)
+    EXPECT_NE(out.find("PreToolUse route for Bash (always; the sample as in a session that allows "
+                       "every Bash command): a failing sample of about "),
+              std::string::npos)
         << out;
 
     out = test::run_command(sutra + " install --client codex 2>&1", &status);

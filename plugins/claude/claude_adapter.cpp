@@ -583,9 +583,8 @@ struct Adapter {
                 seq_bytes += ("test_case_" + std::to_string(i) + " ... ok\n").size();
             if (const auto pre = common::our_command(doc, pre_hook_spec("", "")))
                 d["more_samples"] = common::ojson::array({common::ojson{
-                    {"label", "PreToolUse route for Bash, " + route_says(installed_route(doc)) +
-                                  " (the sample: a session that allows every "
-                                  "Bash command)"},
+                    {"label", "PreToolUse route for Bash (" + installed_route(doc) +
+                                  "; the sample as in a session that allows every Bash command)"},
                     {"command", *pre},
                     {"sample_bytes", seq_bytes},
                     {"payload",

@@ -76,7 +76,10 @@ bool has_dot_part(std::string_view path) {
         auto end = path.find('/', start);
         if (end == std::string_view::npos) end = path.size();
         const std::string_view part = path.substr(start, end - start);
-        if (part.size() > 1 && part[0] == '.' && part != "..") return true;
+        // `.git`, `.bashrc`; not `...` in a message or `.5` in `sleep .5`.
+        if (part.size() > 1 && part[0] == '.' && part.find_first_not_of('.') != part.npos &&
+            !(part[1] >= '0' && part[1] <= '9'))
+            return true;
         start = end + 1;
     }
     return false;
