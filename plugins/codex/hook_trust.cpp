@@ -70,9 +70,9 @@ judge_hooks_list(const json& result, const std::string& hooks_path, const std::s
                                                             : "";
         return {false, status.empty() ? "unknown" : status,
                 named + (status.empty() ? "without a trust status" : status + meaning) +
-                    ": Codex does not run it"};
+                    " and does not run it"};
     }
-    return {false, "disabled", named + "disabled (enabled = false): Codex does not run it"};
+    return {false, "disabled", named + "disabled (enabled = false) and does not run it"};
 }
 
 HookTrust check_hook_trust(const std::string& codex_home,
