@@ -237,11 +237,13 @@ std::expected<json, std::string> list_hooks(const std::string& program,
     if (!write_all(server.in(), k_requests))
         return std::unexpected(program + " app-server exited before reading its requests");
     const auto deadline = Clock::now() + timeout;
-    std::string pending; // the line not yet complete
+    std::string pending;     // the line not yet complete
+    std::size_t scanned = 0; // of `pending`, holding no newline: a long line is scanned once
     std::size_t total = 0;
     char chunk[65536];
     for (;;) {
-        for (auto nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n')) {
+        for (auto nl = pending.find('\n', scanned); nl != std::string::npos;
+             nl = pending.find('\n')) {
             auto got = answer_in(std::string_view(pending).substr(0, nl));
             pending.erase(0, nl + 1);
             if (got) {
@@ -249,6 +251,7 @@ std::expected<json, std::string> list_hooks(const std::string& program,
                 return *got;
             }
         }
+        scanned = pending.size();
         const auto left = std::chrono::ceil<milliseconds>(deadline - Clock::now()).count();
         if (left <= 0)
             return std::unexpected("no answer from " + program + " app-server within " +
