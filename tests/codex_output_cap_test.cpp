@@ -1,10 +1,12 @@
-// Codex's output cap (plugins/codex/output_cap.*): the raised line and its exact undo, the trust
-// check as Codex records trust, and `sutra install --client codex --raise-output-cap` then
-// `sutra uninstall` through the real module, byte for byte.
+// Codex's output cap (plugins/codex/output_cap.*): the raised line and its exact undo, and
+// `sutra install --client codex --raise-output-cap` then `sutra uninstall` through the real
+// module, byte for byte, with a fake `codex` reporting the hook's trust
+// (codex_hook_trust_test.cpp covers each answer).
 
 #include "host/dispatch/plugin_registry.hpp"
 #include "plugins/codex/output_cap.hpp"
 #include "plugins/common/files.hpp"
+#include "tests/codex_fake.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
 
@@ -92,34 +94,18 @@ TEST(CodexOutputCap, CoverageAgreesWithTheRaise) {
               std::string::npos);
 }
 
-TEST(CodexOutputCap, TrustIsReadWhereCodexRecordsIt) {
-    const std::string hooks =
-        R"({"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"x"}]},)"
-        R"({"matcher":"Bash","hooks":[{"type":"command","command":"other"},)"
-        R"({"type":"command","command":"'/opt/s b/sutra-host' --adapter codex"}]}]}})";
-    const auto key = codex::hook_trust_key(hooks, "/h/.codex/hooks.json");
-    ASSERT_TRUE(key.has_value());
-    EXPECT_EQ(*key, "/h/.codex/hooks.json:post_tool_use:1:1");
-    EXPECT_FALSE(codex::hook_trust_key(R"({"hooks":{}})", "/h").has_value());
-    EXPECT_FALSE(codex::hook_trust_key("not json", "/h").has_value());
-
-    const std::string table = "[hooks.state.\"" + *key + "\"]\ntrusted_hash = \"sha256:ab\"\n";
-    EXPECT_TRUE(codex::hook_trusted("model = \"o3\"\n\n" + table, *key));
-    EXPECT_TRUE(codex::hook_trusted(
-        "[hooks.state]\n\"" + *key + "\" = { trusted_hash = \"sha256:ab\" }\n", *key));
-    // Another hook's trust, a table without a hash, or a comment do not count.
-    EXPECT_FALSE(codex::hook_trusted(
-        "[hooks.state.\"/h/.codex/hooks.json:post_tool_use:0:0\"]\ntrusted_hash = \"x\"\n", *key));
-    EXPECT_FALSE(codex::hook_trusted("[hooks.state.\"" + *key + "\"]\nenabled = true\n", *key));
-    EXPECT_FALSE(codex::hook_trusted("# \"" + *key + "\" trusted_hash\n", *key));
-}
-
 class CodexCapInstall : public ::testing::Test {
 protected:
     test::HostSandbox box;
     PluginRegistry registry{box.build_tree()};
     std::string config = box.dir.path + "/codex/config.toml";
     std::string hooks = box.dir.path + "/codex/hooks.json";
+    test::FakeCodex fake{box.env, box.dir.path + "/fake"};
+
+    // What Codex's hooks/list says of the hook that `prefix`'s install writes.
+    void codex_says(const std::string& status, const std::string& prefix = "/opt/sutra") {
+        fake.list_hook(hooks, prefix + "/bin/sutra-host --adapter codex", status);
+    }
 
     json call(Plugin::Op op, bool raise, const std::string& prefix = "/opt/sutra") {
         auto p = registry.load("codex");
@@ -153,7 +139,8 @@ TEST_F(CodexCapInstall, RaisedOnlyOnceTrustedAndUninstallRestoresEveryByte) {
         ASSERT_TRUE(r.value("ok", false)) << r.dump();
         EXPECT_NE(messages(r).find("output cap not raised"), std::string::npos) << messages(r);
         EXPECT_FALSE(codex::read_cap(test::read_file(config)).raised_by_sutra);
-        // Trusted (the table above names it) and unchanged: raised.
+        // Trusted (Codex says so) and unchanged: raised.
+        codex_says("trusted");
         r = call(Plugin::Op::install, true);
         ASSERT_TRUE(r.value("ok", false)) << r.dump();
         EXPECT_NE(messages(r).find("raised to 65536"), std::string::npos) << messages(r);
@@ -191,13 +178,16 @@ TEST_F(CodexCapInstall, UpgradeAndReinstallWhileRaisedThenUninstallIsByteExact) 
                                  trust;
         test::write_file(config, user);
         ASSERT_TRUE(call(Plugin::Op::install, true).value("ok", false));
+        codex_says("trusted");
         json r = call(Plugin::Op::install, true);
         ASSERT_NE(messages(r).find("raised to 65536"), std::string::npos) << messages(r);
         const std::string raised = test::read_file(config);
         EXPECT_NE(raised.find("\"--text-only\"]"), std::string::npos) << raised;
 
         // The upgrade rewrites the hook, whose trust Codex asks for again: the cap goes back to
-        // the user's line in the same change, and is raised again once trusted.
+        // the user's line in the same change, and is raised again once trusted. (Codex reports
+        // the new command's hook modified: the trusted hash was the old one's.)
+        codex_says("modified", "/usr/local");
         r = call(Plugin::Op::install, true, "/usr/local");
         ASSERT_TRUE(r.value("ok", false)) << r.dump();
         EXPECT_NE(messages(r).find("put back as it was"), std::string::npos) << messages(r);
@@ -206,7 +196,12 @@ TEST_F(CodexCapInstall, UpgradeAndReinstallWhileRaisedThenUninstallIsByteExact) 
         EXPECT_NE(now.find("tool_output_token_limit = 12000 # my budget\n"), std::string::npos);
         EXPECT_NE(now.find("command = \"/usr/local/bin/sutra\""), std::string::npos) << now;
         EXPECT_EQ(now.find("/opt/sutra"), std::string::npos) << now;
-        r = call(Plugin::Op::install, true, "/usr/local"); // trusted again (the table names it)
+        r = call(Plugin::Op::install, true, "/usr/local");
+        ASSERT_NE(messages(r).find("output cap not raised: Codex reports sutra's hook"),
+                  std::string::npos)
+            << messages(r);
+        codex_says("trusted", "/usr/local"); // the user trusted it again in /hooks
+        r = call(Plugin::Op::install, true, "/usr/local");
         ASSERT_NE(messages(r).find("raised to 65536"), std::string::npos) << messages(r);
         now = test::read_file(config);
         EXPECT_TRUE(codex::read_cap(now).raised_by_sutra) << now;
@@ -241,8 +236,12 @@ TEST_F(CodexCapInstall, UntrustedHookKeepsTheCapAndDoctorSaysItCuts) {
     const std::string user = "model = \"o3\"\n";
     test::write_file(config, user);
     ASSERT_TRUE(call(Plugin::Op::install, false).value("ok", false));
+    codex_says("untrusted");
     const json r = call(Plugin::Op::install, true);
-    EXPECT_NE(messages(r).find("has not recorded trust"), std::string::npos) << messages(r);
+    EXPECT_NE(messages(r).find("output cap not raised: Codex reports sutra's hook (" + hooks +
+                               ":post_tool_use:0:0) untrusted"),
+              std::string::npos)
+        << messages(r);
     EXPECT_EQ(test::read_file(config).find("tool_output_token_limit"), std::string::npos);
     const json d = json::parse((*registry.load("codex"))->call(Plugin::Op::doctor, "{}").value());
     EXPECT_TRUE(d["output_cap"]["cuts_before_sutra"]);
@@ -253,6 +252,7 @@ TEST_F(CodexCapInstall, UntrustedHookKeepsTheCapAndDoctorSaysItCuts) {
     test::write_file(config, codex::with_raised_cap(test::read_file(config)));
     const json d2 = json::parse((*registry.load("codex"))->call(Plugin::Op::doctor, "{}").value());
     EXPECT_TRUE(d2["output_cap"]["problem"]);
+    EXPECT_EQ(d2["output_cap"]["hook_trust"], "untrusted");
     ASSERT_TRUE(call(Plugin::Op::uninstall, false).value("ok", false));
     EXPECT_EQ(test::read_file(config), user);
 }

@@ -9,6 +9,7 @@
 #include "core/json_nesting.hpp"
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/codex/config_toml.hpp"
+#include "plugins/codex/hook_trust.hpp"
 #include "plugins/codex/output_cap.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
@@ -229,10 +230,12 @@ struct Adapter {
                                  : plan_mcp_install(o.sutra_program, o.mcp_tools);
             if (mcp) plans.push_back(*mcp);
             // The cap joins the same config.toml plan (or adds one): all or nothing with the rest.
+            // Codex itself says whether it runs the hook with the command written here.
             common::ojson cap_notes{{"messages", common::ojson::array()}};
-            if (hooks) plan_lowered_cap(plans, config_path(), cap_notes);
-            if (o.raise_output_cap)
-                plan_raised_cap(plans, config_path(), hooks_path(), hooks.has_value(), cap_notes);
+            const std::string command = hook_spec(o.host_program).command;
+            plan_output_cap(
+                plans, config_path(), hooks.has_value(), o.raise_output_cap,
+                [&] { return check_hook_trust(codex_home(), command); }, cap_notes);
             auto r = common::apply_plans(plans, o.dry_run);
             if (!hooks) r["messages"].push_back(hooks_path() + ": already installed");
             if (hooks) {
@@ -289,8 +292,11 @@ struct Adapter {
     std::string doctor(std::string_view options) {
         return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
-            if (d.value("installed", false))
-                d["output_cap"] = cap_report(config_path(), hooks_path());
+            if (d.value("installed", false)) {
+                const std::string command = d.value("command", std::string());
+                d["output_cap"] = cap_report(
+                    config_path(), [&] { return check_hook_trust(codex_home(), command); });
+            }
             std::string out;
             for (int i = 1; i <= 800; ++i)
                 out += "test_case_" + std::to_string(i % 9) + " ... ok\n";

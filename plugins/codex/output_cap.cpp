@@ -2,9 +2,7 @@
 
 #include "plugins/codex/output_cap.hpp"
 
-#include "core/json_nesting.hpp"
 #include "plugins/codex/config_toml.hpp"
-#include "plugins/common/hook_settings.hpp"
 #include "plugins/common/paths.hpp"
 
 #include <nlohmann/json.hpp>
@@ -70,48 +68,6 @@ CapState read_cap(const std::string& toml) {
     return s;
 }
 
-std::optional<std::string> hook_trust_key(const std::string& hooks_json, const std::string& path) {
-    const auto doc = sutra::core::parse_within_nesting<nlohmann::json>(hooks_json);
-    if (!doc.is_object() || !doc.contains("hooks") || !doc["hooks"].is_object())
-        return std::nullopt;
-    const auto groups = doc["hooks"].find("PostToolUse");
-    if (groups == doc["hooks"].end() || !groups->is_array()) return std::nullopt;
-    for (std::size_t g = 0; g < groups->size(); ++g) {
-        const auto& group = (*groups)[g];
-        if (!group.is_object() || !group.contains("hooks") || !group["hooks"].is_array()) continue;
-        for (std::size_t h = 0; h < group["hooks"].size(); ++h) {
-            const auto& hook = group["hooks"][h];
-            if (hook.is_object() && hook.contains("command") && hook["command"].is_string() &&
-                common::is_our_command(hook["command"].get<std::string>(), "codex"))
-                return path + ":post_tool_use:" + std::to_string(g) + ":" + std::to_string(h);
-        }
-    }
-    return std::nullopt;
-}
-
-bool hook_trusted(const std::string& toml, const std::string& key) {
-    const std::string quoted = "\"" + key + "\"";
-    std::string wanted; // the table name as toml_header spells it: no quotes, no blanks
-    for (char c : "hooks.state." + key)
-        if (c != ' ' && c != '\t') wanted += c;
-    bool in_table = false;
-    for (const auto& line : toml_lines(toml)) {
-        const std::string header = toml_header(line.text);
-        if (!header.empty()) {
-            in_table = header == wanted;
-            continue;
-        }
-        const std::string t = toml_trim(line.text);
-        if (t.starts_with("#")) continue;
-        // In the table itself, or an inline table or dotted key that names it.
-        if ((in_table || t.find(quoted) != std::string::npos) && t.find("trusted_hash") == 0)
-            return true;
-        if (t.find(quoted) != std::string::npos && t.find("trusted_hash") != std::string::npos)
-            return true;
-    }
-    return false;
-}
-
 std::string with_raised_cap(const std::string& toml) {
     const CapState s = read_cap(toml);
     if (!s.readable)
@@ -142,82 +98,102 @@ std::string without_raised_cap(const std::string& toml) {
            toml.substr(line->begin + text.size());
 }
 
-void plan_raised_cap(std::vector<common::FilePlan>& plans,
-                     const std::string& config_path,
-                     const std::string& hooks_path,
-                     bool hook_changed,
-                     common::ojson& result) {
-    const std::string how = "open codex, run /hooks and trust the sutra-host entry, then run "
-                            "`sutra install --client codex --raise-output-cap` again";
-    if (hook_changed) {
-        result["messages"].push_back(
-            config_path +
-            ": output cap not raised: Codex has not trusted the hook just written "
-            "(a raised cap would hand the model whole outputs); " +
-            how);
-        return;
-    }
-    const std::string path = common::real_target(config_path);
-    common::FilePlan* existing = nullptr;
+namespace {
+
+const std::string k_how = "trust and enable the sutra-host entry in codex's /hooks, then run "
+                          "`sutra install --client codex --raise-output-cap` again";
+const std::string k_whole = "a raised cap would hand the model whole outputs";
+
+// config.toml's planned text becomes `after`: the plan already there, else a new one without a
+// backup (the raised line itself holds what uninstall puts back).
+void plan_text(std::vector<common::FilePlan>& plans,
+               const std::string& path,
+               const std::optional<std::string>& before,
+               const std::string& after) {
     for (auto& p : plans)
-        if (p.path == path) existing = &p;
-    const auto before = existing ? existing->after : common::read_text(path);
-    const std::string text = before.value_or(std::string());
-    const auto hooks = common::read_text(hooks_path);
-    const auto key = hooks ? hook_trust_key(*hooks, hooks_path) : std::nullopt;
-    if (!key || !hook_trusted(text, *key)) {
-        result["messages"].push_back(config_path + ": output cap not raised: Codex has not " +
-                                     "recorded trust for sutra's hook" +
-                                     (key ? " (" + *key + ")" : std::string()) + "; " + how);
-        return;
-    }
-    const std::string after = with_raised_cap(text);
-    // Re-read as Codex would: nothing but the cap may change.
-    if (after != text)
-        check_key_edit(text, after, k_key, static_cast<std::int64_t>(k_raised_cap), path);
-    if (after == text) {
-        result["messages"].push_back(config_path + ": " + k_key + " already lets " +
-                                     std::to_string(k_raised_cap) + " tokens or more through");
-        return;
-    }
-    if (existing) {
-        existing->after = after;
-    } else {
-        common::FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
-        plan.backup_before = false; // the line itself holds what uninstall puts back
-        plans.push_back(std::move(plan));
-    }
-    result["messages"].push_back(
-        config_path + ": " + k_key + " raised to " + std::to_string(k_raised_cap) +
-        " tokens: shell outputs up to 256 KiB reach sutra's hook whole (exec_command still stops "
-        "at 10,000 tokens, about 40 KB, unless the model asks for more)");
+        if (p.path == path) {
+            p.after = after;
+            return;
+        }
+    common::FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
+    plan.backup_before = false;
+    plans.push_back(std::move(plan));
 }
 
+// A cap sutra raised goes back to the user's own line, in the same plans, because `reason`.
 void plan_lowered_cap(std::vector<common::FilePlan>& plans,
                       const std::string& config_path,
+                      const std::string& path,
+                      const std::string& before,
+                      const std::string& reason,
                       common::ojson& result) {
+    const std::string after = without_raised_cap(before);
+    if (after == before) return;
+    check_key_edit(before, after, k_key, std::nullopt, path);
+    plan_text(plans, path, before, after);
+    result["messages"].push_back(config_path + ": " + k_key + " put back as it was: " + reason +
+                                 ", and " + k_whole + " meanwhile; " + k_how);
+}
+
+} // namespace
+
+void plan_output_cap(std::vector<common::FilePlan>& plans,
+                     const std::string& config_path,
+                     bool hook_changed,
+                     bool raise,
+                     const TrustCheck& trust,
+                     common::ojson& result) {
     const std::string path = common::real_target(config_path);
-    common::FilePlan* existing = nullptr;
-    for (auto& p : plans)
-        if (p.path == path) existing = &p;
-    const auto before = existing ? existing->after : common::read_text(path);
-    if (!before || !read_cap(*before).raised_by_sutra) return;
-    const std::string after = without_raised_cap(*before);
-    if (after == *before) return;
-    check_key_edit(*before, after, k_key, std::nullopt, path);
-    if (existing) {
-        existing->after = after;
-    } else {
-        common::FilePlan plan{path, "modify", before, after, std::nullopt};
-        plan.backup_before = false; // the raised line held the user's own
-        plans.push_back(std::move(plan));
+    std::optional<std::string> before;
+    bool planned = false;
+    for (const auto& p : plans)
+        if (p.path == path) {
+            before = p.after;
+            planned = true;
+        }
+    if (!planned) before = common::read_text(path);
+    const std::string text = before.value_or(std::string());
+    const CapState s = read_cap(text);
+    const auto say = [&](const std::string& m) {
+        result["messages"].push_back(config_path + ": " + m);
+    };
+    if (hook_changed) {
+        if (s.raised_by_sutra)
+            plan_lowered_cap(plans, config_path, path, text,
+                             "Codex does not run the hook just written until you trust it", result);
+        else if (raise)
+            say("output cap not raised: Codex has not trusted the hook just written (" + k_whole +
+                "); " + k_how);
+        return;
     }
-    result["messages"].push_back(
-        config_path + ": " + k_key +
-        " put back as it was: Codex does not run the hook just written until you trust it, and "
-        "a raised cap would hand the model whole outputs meanwhile; open codex, run /hooks and "
-        "trust the sutra-host entry, then run `sutra install --client codex --raise-output-cap` "
-        "again");
+    // What --raise-output-cap would write (a cap that is not a plain integer refuses). Codex is
+    // asked only when its answer decides something: a raise, or a cap sutra raised earlier.
+    const std::string raised = raise ? with_raised_cap(text) : text;
+    if (!s.raised_by_sutra && raised == text) {
+        if (raise)
+            say(std::string(k_key) + " already lets " + std::to_string(k_raised_cap) +
+                " tokens or more through");
+        return;
+    }
+    const HookTrust t = trust();
+    if (!t.verified) {
+        if (s.raised_by_sutra)
+            plan_lowered_cap(plans, config_path, path, text, t.why, result);
+        else
+            say("output cap not raised: " + t.why + " (" + k_whole + "); " + k_how);
+        return;
+    }
+    if (raised == text) {
+        say(std::string(k_key) + " already lets " + std::to_string(k_raised_cap) +
+            " tokens or more through (" + t.why + ")");
+        return;
+    }
+    // Re-read as Codex would: nothing but the cap may change.
+    check_key_edit(text, raised, k_key, static_cast<std::int64_t>(k_raised_cap), path);
+    plan_text(plans, path, before, raised);
+    say(std::string(k_key) + " raised to " + std::to_string(k_raised_cap) + " tokens (" + t.why +
+        "): shell outputs up to 256 KiB reach sutra's hook whole (exec_command still stops at "
+        "10,000 tokens, about 40 KB, unless the model asks for more)");
 }
 
 bool cap_cuts(const CapState& s) {
@@ -241,21 +217,25 @@ common::ojson cap_uncovered(const std::string& toml) {
     return out;
 }
 
-common::ojson cap_report(const std::string& config_path, const std::string& hooks_path) {
+common::ojson cap_report(const std::string& config_path, const TrustCheck& trust) {
     const auto text = common::read_text(common::real_target(config_path)).value_or("");
     const CapState s = read_cap(text);
-    const auto hooks = common::read_text(hooks_path);
-    const auto key = hooks ? hook_trust_key(*hooks, hooks_path) : std::nullopt;
-    const bool trusted = key && hook_trusted(text, *key);
     const bool cuts = cap_cuts(s);
+    // Only a cap that lets whole outputs through depends on the hook running.
+    const std::optional<HookTrust> t = cuts ? std::nullopt : std::optional<HookTrust>(trust());
+    const bool problem = t && !t->verified;
     std::string note;
     if (!s.readable)
         note = std::string(k_key) + " is not a plain integer; Codex's cut before sutra's hook is "
                                     "unknown";
-    else if (s.raised_by_sutra && !trusted)
-        note = std::string(k_key) + " was raised by sutra, but Codex has not recorded trust for "
-                                    "sutra's hook: until you trust it (open codex, run /hooks), "
-                                    "the model gets whole outputs that sutra never shortens";
+    else if (problem)
+        note = std::string(k_key) + " = " + std::to_string(*s.tokens) +
+               (s.raised_by_sutra ? " (raised by sutra)" : "") +
+               " lets whole outputs through, but " + t->why +
+               ": the model gets them whole, never shortened by sutra; trust and enable "
+               "the sutra-host entry in codex's /hooks, or " +
+               (s.raised_by_sutra ? "run `sutra install --client codex` to put the cap back"
+                                  : "lower the cap");
     else if (cuts)
         note = "Codex cuts shell output to " +
                (s.tokens ? std::to_string(*s.tokens) + " tokens (about " +
@@ -268,12 +248,14 @@ common::ojson cap_report(const std::string& config_path, const std::string& hook
         note = std::string(k_key) + " = " + std::to_string(*s.tokens) + ": outputs up to " +
                std::to_string(*s.tokens * 4 / 1024) +
                " KiB reach sutra's hook whole (exec_command stops at 10,000 tokens unless the "
-               "model asks for more)";
+               "model asks for more); " +
+               t->why;
     return common::ojson{{"tokens", s.tokens ? common::ojson(*s.tokens) : common::ojson(nullptr)},
                          {"raised_by_sutra", s.raised_by_sutra},
-                         {"hook_trusted", trusted},
+                         {"hook_trusted", t && t->verified},
+                         {"hook_trust", t ? common::ojson(t->status) : common::ojson(nullptr)},
                          {"cuts_before_sutra", cuts},
-                         {"problem", s.raised_by_sutra && !trusted},
+                         {"problem", problem},
                          {"note", note}};
 }
 

@@ -6,16 +6,19 @@
 // counting 4 bytes a token. `sutra install --client codex --raise-output-cap` raises the key to
 // k_raised_cap so that sutra, not Codex's head-and-tail cut, decides what the model sees.
 //
-// Safe by three rules: the cap is raised only while Codex has recorded trust for sutra's hook
-// (a `[hooks.state."<hooks.json>:post_tool_use:G:H"]` table with a `trusted_hash`, which Codex
-// writes when the user approves the hook in /hooks) and the hook was not just (re)written;
-// otherwise a raised cap would hand the model whole outputs. The raised line carries the user's
-// own line in its comment, so `sutra uninstall` puts those bytes back exactly (or removes the
-// line when install added it). A line the user edited since is left alone.
+// Safe by three rules: the cap is raised, and stays raised, only while Codex's own app-server
+// reports sutra's hook trusted and enabled with the command sutra wrote (hook_trust.hpp), asked
+// again at every install and doctor; otherwise Codex skips the hook silently and a raised cap
+// would hand the model whole outputs. The raised line carries the user's own line in its
+// comment, so `sutra uninstall` (or an install that finds the hook no longer trusted) puts those
+// bytes back exactly, or removes the line when install added it. A line the user edited since
+// is left alone.
 
+#include "plugins/codex/hook_trust.hpp"
 #include "plugins/common/files.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,12 +37,9 @@ struct CapState {
 
 CapState read_cap(const std::string& toml);
 
-/// The key Codex files the trust of our PostToolUse hook under, from hooks.json's text and path
-/// ("<path>:post_tool_use:<group>:<handler>"); nullopt when our hook is not in it.
-std::optional<std::string> hook_trust_key(const std::string& hooks_json, const std::string& path);
-
-/// True when config.toml records trust (a trusted_hash) for `key`.
-bool hook_trusted(const std::string& toml, const std::string& key);
+/// Asks Codex whether it runs sutra's hook; called only when the answer decides something
+/// (starting Codex takes a second or more).
+using TrustCheck = std::function<HookTrust()>;
 
 /// `toml` with the cap at k_raised_cap: the user's lower line replaced by sutra's (which keeps
 /// it in its comment), or sutra's line added at the top. The same text when nothing is to do.
@@ -48,22 +48,18 @@ std::string with_raised_cap(const std::string& toml);
 /// `toml` with sutra's cap line put back as the user had it; the same text when there is none.
 std::string without_raised_cap(const std::string& toml);
 
-/// Adds the cap to the install's plans (editing a config.toml plan already there, else adding
-/// one without a backup: the line itself holds what uninstall restores) and says in `result`
-/// what was done or why not. `hook_changed`: this install (re)wrote the hook, whose trust Codex
-/// then asks for again.
-void plan_raised_cap(std::vector<common::FilePlan>& plans,
+/// The cap's part of an install, added to its plans (editing a config.toml plan already there,
+/// else adding one without a backup: the line itself holds what uninstall restores), with what
+/// was done or why not in `result`. `hook_changed`: this install (re)wrote the hook, whose trust
+/// Codex then asks for again, so a cap sutra raised goes back to the user's line. Otherwise a
+/// cap sutra raised goes back too when `trust` is not verified, and `raise`
+/// (--raise-output-cap) raises it only when `trust` is.
+void plan_output_cap(std::vector<common::FilePlan>& plans,
                      const std::string& config_path,
-                     const std::string& hooks_path,
                      bool hook_changed,
+                     bool raise,
+                     const TrustCheck& trust,
                      common::ojson& result);
-
-/// For an install that (re)writes the hook, whose trust Codex then asks for again: a cap sutra
-/// raised goes back to the user's own line in the same plans (editing a config.toml plan already
-/// there, else adding one), and `result` says so.
-void plan_lowered_cap(std::vector<common::FilePlan>& plans,
-                      const std::string& config_path,
-                      common::ojson& result);
 
 /// True when Codex cuts shell output before sutra's hook sees it: the cap is unset, below
 /// k_raised_cap (what --raise-output-cap writes), or not a plain integer.
@@ -73,7 +69,9 @@ bool cap_cuts(const CapState& s);
 /// [{"what","command"}] while cap_cuts, else []. The same rule as cap_report's.
 common::ojson cap_uncovered(const std::string& toml);
 
-/// The doctor's view: {"tokens","raised_by_sutra","hook_trusted","cuts_before_sutra","note"}.
-common::ojson cap_report(const std::string& config_path, const std::string& hooks_path);
+/// The doctor's view: {"tokens","raised_by_sutra","hook_trusted","hook_trust","cuts_before_sutra",
+/// "problem","note"}. `trust` is asked only when the cap lets whole outputs through; such a cap
+/// without it is a problem ("hook_trust": the status Codex reported, null when not asked).
+common::ojson cap_report(const std::string& config_path, const TrustCheck& trust);
 
 } // namespace sutra::plugins::codex

@@ -6,11 +6,14 @@
 # outputs"): Codex cuts shell output *before* the PostToolUse hook, to 10,000 bytes while
 # `tool_output_token_limit` is unset, else to the smaller of that key and exec_command's
 # `max_output_tokens` (10,000 tokens unless the model asks for more), at 4 bytes a token. With
-# --raise-output-cap sutra raises the key to 65,536 tokens, only once Codex has recorded trust
-# for sutra's hook: here the user's config.toml already trusts it (a `[hooks.state."KEY"]
-# trusted_hash`, the hash read from Codex's own app-server `hooks/list`, as /hooks would write
-# it), so codex exec runs without --dangerously-bypass-hook-trust and the hook runs because
-# Codex trusts it. The model asks for a budget above the whole output, the hook gets it whole
+# --raise-output-cap sutra raises the key to 65,536 tokens, only when Codex's own app-server
+# (`hooks/list`, asked by install and doctor through the `codex` in PATH) reports sutra's hook
+# trusted and enabled with the command sutra wrote: here the user's config.toml already trusts
+# it (a `[hooks.state."KEY"] trusted_hash`, the hash read from `hooks/list`, as /hooks would
+# write it), so codex exec runs without --dangerously-bypass-hook-trust and the hook runs because
+# Codex trusts it. Then an upgrade from another prefix rewrites the hook, which Codex reports
+# `modified`: the cap stays down and doctor flags a raised one; so do a wrong or empty
+# trusted_hash and `enabled = false`. The model asks for a budget above the whole output, the hook gets it whole
 # and the model gets only sutra's view, through {"decision":"block","reason":VIEW}. MCP tools
 # reach the model as a namespace per server ("mcp__sutra" holding "sutra_restore"); hooks name
 # them mcp__sutra__sutra_restore, and so do the markers. `codex mcp get sutra --json` shows the
@@ -19,6 +22,9 @@ name=codex
 source "$(dirname "$0")/lib.sh"
 need_host @openai/codex 0.171.0 codex
 sandbox
+# sutra install and doctor ask the `codex` in PATH whether it trusts sutra's hook.
+PATH=$(dirname "$host_bin"):$PATH
+unset SUTRA_CODEX_BIN
 cd "$T/proj" || exit 1
 export CODEX_HOME=$HOME/.codex MOCK_KEY=dummy
 # Codex starts MCP servers with a few variables only (HOME, PATH, …), not SUTRA_HOME: the store
@@ -52,7 +58,8 @@ must_keep=$(grep -E '^(E |FAILED|.* FAILED )' "$T/tests.log")
 # The model asks for a budget above the whole output (exec_command's max_output_tokens).
 start_mock mock_codex.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"tool":"exec_command","input":{"cmd":"cat "+sys.argv[1],"max_output_tokens":100000}},{"bash_restore":sys.argv[2],"tool":"exec_command","field":"cmd","input":{"max_output_tokens":100000}},{"tool":"exec_command","input":{"cmd":"printf '"'"'small output\\n'"'"'"}},{"tool":"exec_command","input":{"cmd":"python3 "+sys.argv[3],"max_output_tokens":100000}},{"mcp_restore":True,"tool":"sutra_restore","namespace":"mcp__sutra"}]))' "$T/big.log" "$SUTRA_BIN" "$T/failing_tests.py")"
 
-# hooks_list HOME: what Codex's own app-server says of the hooks there: "KEY HASH STATUS" lines.
+# hooks_list HOME: what Codex's own app-server says of the hooks there: "KEY HASH STATUS ENABLED"
+# lines.
 hooks_list() {
     CODEX_HOME=$1 timeout 60 python3 - "$host_bin" <<'PY'
 import json, subprocess, sys
@@ -65,7 +72,7 @@ for line in p.stdout:
     d = json.loads(line)
     if d.get("id") == 2:
         for h in d["result"]["data"][0]["hooks"]:
-            print(h["key"], h["currentHash"], h["trustStatus"])
+            print(h["key"], h["currentHash"], h["trustStatus"], h["enabled"])
         break
 p.kill()
 PY
@@ -77,7 +84,7 @@ scratch=$T/scratch-codex
 mkdir -p "$scratch"
 CODEX_HOME=$scratch "$SUTRA_BIN" install --client codex --raise-output-cap >"$T/install-scratch.out" 2>&1
 check "--raise-output-cap refuses while the hook is not trusted" 'grep -q "output cap not raised" "$T/install-scratch.out" && ! grep -q tool_output_token_limit "$scratch/config.toml"'
-read -r _ hook_hash hook_status <<<"$(hooks_list "$scratch")"
+read -r _ hook_hash hook_status _ <<<"$(hooks_list "$scratch")"
 echo "  Codex's hooks/list in the scratch home: $hook_hash $hook_status"
 check "Codex itself reports the new hook untrusted" '[ "$hook_status" = untrusted ]'
 
@@ -112,6 +119,7 @@ cat "$T/install-cap.out"
 check "after the raise, install says sutra sees every shell output" 'grep -qF "codex: sutra sees every shell output the host shows the model" "$T/install-cap.out" && ! grep -q "does not see" "$T/install-cap.out"'
 
 check "the cap is raised to 65536 tokens" 'grep -q "^tool_output_token_limit = 65536 # sutra --raise-output-cap$" "$CODEX_HOME/config.toml"'
+check "install says Codex reported the hook trusted" 'grep -qF "raised to 65536 tokens (Codex reports sutra'"'"'s hook trusted and enabled)" "$T/install-cap.out"'
 "$SUTRA_BIN" doctor --client codex >"$T/doctor.out" 2>&1
 check "sutra doctor: the cap no longer cuts before sutra" 'grep -q "output cap: tool_output_token_limit = 65536" "$T/doctor.out" && ! grep -q "problem" "$T/doctor.out" && ! grep -q "does not see" "$T/doctor.out"' 
 cp "$CODEX_HOME/config.toml" "$T/config.installed"
@@ -160,4 +168,58 @@ check "sutra uninstall --client codex" '"$SUTRA_BIN" uninstall --client codex >"
 cat "$T/uninstall.out"
 check "config.toml is back to the original bytes" 'cmp -s "$T/config.orig" "$CODEX_HOME/config.toml"'
 check "hooks.json is gone (install created it)" '[ ! -e "$CODEX_HOME/hooks.json" ]'
+
+# An upgrade from another prefix: sutra trusted and its cap raised, then the same binaries run
+# from another folder rewrite the hook's command, whose trust Codex then reports `modified`.
+up=$T/upgrade-codex
+mkdir -p "$up"
+printf 'model = "m1"\n' >"$up/config.toml"
+CODEX_HOME=$up "$SUTRA_BIN" install --client codex >/dev/null 2>&1
+key="$up/hooks.json:post_tool_use:0:0"
+# trust_as TOML_BODY: config.toml holds the user's lines and this trust table for sutra's hook.
+trust_as() { printf 'model = "m1"\n\n[hooks.state."%s"]\n%s\n' "$key" "$1" >"$up/config.toml"; }
+read -r _ old_hash _ _ <<<"$(hooks_list "$up")"
+trust_as "trusted_hash = \"$old_hash\""
+CODEX_HOME=$up "$SUTRA_BIN" install --client codex --raise-output-cap >"$T/up-raise.out" 2>&1
+check "before the upgrade: trusted by Codex, the cap is raised" 'grep -q "^tool_output_token_limit = 65536 # sutra" "$up/config.toml"'
+prefix=$T/prefix2
+build=$(dirname "$(dirname "$SUTRA_HOST_BIN")")
+mkdir -p "$prefix/bin" "$prefix/lib/sutra" "$prefix/share"
+cp "$SUTRA_BIN" "$SUTRA_HOST_BIN" "$prefix/bin/"
+cp -r "$build/lib/sutra/plugins" "$prefix/lib/sutra/"
+cp -r "$build/share/sutra" "$prefix/share/"
+CODEX_HOME=$up "$prefix/bin/sutra" install --client codex --raise-output-cap >"$T/up-install.out" 2>&1
+cat "$T/up-install.out"
+check "the upgrade rewrote the hook's command" 'grep -qF "\"$prefix/bin/sutra-host --adapter codex\"" "$up/hooks.json"'
+read -r _ new_hash up_status _ <<<"$(hooks_list "$up")"
+echo "  Codex's hooks/list after the upgrade: $up_status"
+check "Codex itself reports the rewritten hook modified" '[ "$up_status" = modified ]'
+check "the upgrade puts the cap back and says why" '! grep -q "^tool_output_token_limit" "$up/config.toml" && grep -q "put back as it was" "$T/up-install.out"'
+CODEX_HOME=$up "$prefix/bin/sutra" install --client codex --raise-output-cap >"$T/up-install2.out" 2>&1
+check "installing again, Codex says modified: the cap is not raised" '! grep -q "^tool_output_token_limit" "$up/config.toml" && grep -qF "output cap not raised: Codex reports sutra'"'"'s hook ($key) modified" "$T/up-install2.out"'
+# A cap raised earlier (the line sutra writes) while Codex says modified: doctor flags it.
+sed -i '1i tool_output_token_limit = 65536 # sutra --raise-output-cap' "$up/config.toml"
+CODEX_HOME=$up "$prefix/bin/sutra" doctor --client codex >"$T/up-doctor.out" 2>&1
+doctor_rc=$?
+grep "problem" "$T/up-doctor.out"
+check "sutra doctor flags the raised cap of a hook Codex reports modified (exit 1)" '[ "$doctor_rc" = 1 ] && grep -qF "problem: tool_output_token_limit = 65536 (raised by sutra) lets whole outputs through, but Codex reports sutra'"'"'s hook ($key) modified" "$T/up-doctor.out"'
+CODEX_HOME=$up "$prefix/bin/sutra" install --client codex >"$T/up-install3.out" 2>&1
+check "the next install puts that cap back" '! grep -q "^tool_output_token_limit" "$up/config.toml" && grep -q "put back as it was" "$T/up-install3.out"'
+
+# A wrong or an empty trusted_hash, and a trusted but disabled hook: never raised.
+for variant in 'trusted_hash = "sha256:0000000000000000000000000000000000000000000000000000000000000000"' \
+    'trusted_hash = ""' "trusted_hash = \"$new_hash\""$'\n''enabled = false'; do
+    trust_as "$variant"
+    read -r _ _ status enabled <<<"$(hooks_list "$up")"
+    CODEX_HOME=$up "$prefix/bin/sutra" install --client codex --raise-output-cap >"$T/up-variant.out" 2>&1
+    echo "  ${variant//$'\n'/; }: Codex says $status, enabled $enabled"
+    check "not raised ($status, enabled $enabled)" '{ [ "$status" != trusted ] || [ "$enabled" = False ]; } && ! grep -q "^tool_output_token_limit" "$up/config.toml" && grep -q "output cap not raised: Codex reports sutra" "$T/up-variant.out"'
+    sed -i '1i tool_output_token_limit = 65536 # sutra --raise-output-cap' "$up/config.toml"
+    CODEX_HOME=$up "$prefix/bin/sutra" doctor --client codex >"$T/up-doctor.out" 2>&1
+    check "doctor flags a raised cap then" 'grep -q "problem: tool_output_token_limit = 65536 (raised by sutra) lets whole outputs through, but Codex reports sutra" "$T/up-doctor.out"'
+done
+# The same file with the new hook's hash and enabled: raised (the refusals above are Codex's).
+trust_as "trusted_hash = \"$new_hash\""
+CODEX_HOME=$up "$prefix/bin/sutra" install --client codex --raise-output-cap >"$T/up-trusted.out" 2>&1
+check "trusted again in the new prefix: raised" 'grep -q "^tool_output_token_limit = 65536 # sutra" "$up/config.toml"'
 finish
