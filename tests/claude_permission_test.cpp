@@ -39,7 +39,7 @@ PermissionRules rules_of(const json& permissions) {
 GuardContext context(std::string cwd = "/w/proj") {
     return {std::move(cwd),
             "/home/u",
-            {"/home/u/.claude"},
+            {"/home/u/.claude", "/home/u/cfg"},
             {"/opt/sutra/bin/sutra", "exec", "--shell", "/bin/bash", "--max-view-bytes", "8192",
              "--no-status-line", "--sh"}};
 }
@@ -170,7 +170,9 @@ TEST(ClaudeHostChecks, CommandsNamingPathsTheHostGuardsStayUnwrapped) {
                           "find . -delete",
                           "cd ~ && echo x > .profile",
                           "python3 -c \"open('.bashrc','w')\"",
-                          "echo x > /home/u/.claude.json"})
+                          "echo x > /home/u/.claude.json",
+                          "cat CLAUDE.local.md",
+                          "cp x /home/u/cfg/settings.json"})
         EXPECT_TRUE(refused(c, none)) << c;
     for (const char* c :
          {"pytest -q tests/", "make -j2 && ctest", "cat src/main.rs", "python3 run_tests.py",
@@ -180,6 +182,8 @@ TEST(ClaudeHostChecks, CommandsNamingPathsTheHostGuardsStayUnwrapped) {
     // A working directory the host guards: every command there.
     EXPECT_TRUE(refused("make", none, "/home/u/.config/app"));
     EXPECT_TRUE(refused("make", none, "/home/u/.claude/plugins/x"));
+    EXPECT_TRUE(refused("make", none, "/etc/claude-code"));
+    EXPECT_FALSE(refused("make", none, "/home/u/src/claude-tools")); // a project's own name
 }
 
 // ---- every source is read ----------------------------------------------------------------

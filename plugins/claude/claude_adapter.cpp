@@ -38,8 +38,27 @@ namespace {
 
 constexpr const char* k_matcher = "Bash|PowerShell|Grep|mcp__.*";
 
+// $CLAUDE_CONFIG_DIR as Claude Code resolves it: `~` from the home folder, a relative path from
+// the working directory (the host started there reads ./conf for `conf`); "" when unset.
+std::string config_dir_variable() {
+    const char* v = std::getenv("CLAUDE_CONFIG_DIR");
+    if (v == nullptr || v[0] == '\0') return {};
+    const std::string value = v;
+    if (value[0] == '/') return value;
+    if (value == "~" || value.starts_with("~/")) {
+        const std::string home = common::home_dir();
+        return home.empty() ? std::string() : home + value.substr(1);
+    }
+    std::error_code ec;
+    const auto cwd = std::filesystem::current_path(ec);
+    return ec ? std::string() : (cwd / value).lexically_normal().string();
+}
+
 std::string config_dir() {
-    return common::env_dir("CLAUDE_CONFIG_DIR", ".claude");
+    const std::string dir = config_dir_variable();
+    if (!dir.empty()) return dir;
+    const std::string home = common::home_dir();
+    return home.empty() ? std::string() : home + "/.claude";
 }
 std::string settings_path() {
     return config_dir() + "/settings.json";
@@ -47,8 +66,7 @@ std::string settings_path() {
 // Claude Code keeps user-scope MCP servers in .claude.json: in $CLAUDE_CONFIG_DIR when that is
 // set, else in the home folder itself (beside ~/.claude, not in it).
 std::string mcp_config_path() {
-    if (const char* v = std::getenv("CLAUDE_CONFIG_DIR"); v != nullptr && v[0] == '/')
-        return std::string(v) + "/.claude.json";
+    if (const std::string dir = config_dir_variable(); !dir.empty()) return dir + "/.claude.json";
     const std::string home = common::home_dir();
     return home.empty() ? std::string() : home + "/.claude.json";
 }

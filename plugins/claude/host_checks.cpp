@@ -94,6 +94,22 @@ bool guarded_name(std::string_view name) {
     return false;
 }
 
+// A part of the path the host keeps its own files under that has no leading dot: CLAUDE.md,
+// the managed folder claude-code, .claude.json's name.
+bool names_host_file(std::string_view path) {
+    std::size_t start = 0;
+    while (start < path.size()) {
+        auto end = path.find('/', start);
+        if (end == std::string_view::npos) end = path.size();
+        const std::string_view part = path.substr(start, end - start);
+        if (part.starts_with("claude.") || part.starts_with("claude-code") ||
+            part.starts_with("claude_code"))
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
 // A piece that names a place by itself: absolute, from the home folder, or climbing up.
 bool path_like(std::string_view p) {
     return p.starts_with("/") || p.starts_with("~") || p == "." || p == ".." ||
@@ -112,7 +128,13 @@ std::optional<std::string> host_check_refusal(std::string_view command, const Gu
     if (auto e = command_words(command, words)) return "the guard cannot read it: " + *e;
     const std::string cwd = folded(ctx.cwd);
     const std::string home = folded(ctx.home);
-    if (has_dot_part(cwd) || cwd.find("claude") != std::string::npos)
+    // A working directory inside a dot-folder or the host's own folders: every file there is
+    // one the host guards. (A project merely named after the host is not.)
+    bool guarded_cwd =
+        has_dot_part(cwd) || is_prefix(resolved("/", "/etc/claude-code"), resolved("/", cwd));
+    for (const auto& d : ctx.config_dirs)
+        guarded_cwd = guarded_cwd || is_prefix(resolved("/", folded(d)), resolved("/", cwd));
+    if (guarded_cwd)
         return "the working directory is one whose files the host guards (" + ctx.cwd + ")";
     bool remover = false;
     for (const std::string& p : words.pieces) remover = remover || among(k_removers, p);
@@ -137,8 +159,8 @@ std::optional<std::string> host_check_refusal(std::string_view command, const Gu
     const auto here = resolved("/", cwd);
 
     for (const std::string& p : words.pieces) {
-        if (p.find("claude") != std::string::npos)
-            return "it names " + p + ", which the host guards (its settings and credentials)";
+        if (names_host_file(p))
+            return "it names " + p + ", which the host guards (its settings and instructions)";
         if (has_dot_part(p)) return "it names " + p + ", a dot-file or folder the host guards";
         if (guarded_name(base_name(p)))
             return "it names " + p + ", a key or credential file the host guards";
@@ -152,6 +174,9 @@ std::optional<std::string> host_check_refusal(std::string_view command, const Gu
                                ? resolved(home, p.substr(std::min<std::size_t>(2, p.size())))
                                : resolved(base, p);
             if (r.size() <= 1) return "it names " + p + ", the root or a top folder";
+            for (const auto& d : ctx.config_dirs)
+                if (is_prefix(resolved("/", folded(d)), r))
+                    return "it names " + p + ", inside the host's configuration folder";
             if (r == here && !remover) continue; // the working directory, not removed
             for (const auto& g : guarded)
                 if (is_prefix(r, g))

@@ -26,6 +26,9 @@ cp "$HOME/.claude.json" "$T/claude.json.orig"
 check "sutra install --client claude" '"$SUTRA_BIN" install --client claude >"$T/install.out"'
 cat "$T/install.out"
 check "the hook is in settings.json" 'grep -qF "\"$SUTRA_HOST_BIN --adapter claude\"" "$HOME/.claude/settings.json"'
+check "the default install has the Bash route, auto (PreToolUse, no SUTRA_BASH_ROUTE)" \
+    '[ "$(json "$HOME/.claude/settings.json" "d[\"hooks\"][\"PreToolUse\"][-1][\"hooks\"][0][\"command\"]")" = "SUTRA_PROGRAM=$SUTRA_BIN $SUTRA_HOST_BIN --adapter claude" ]'
+check "sutra detect says the route is auto" '"$SUTRA_BIN" detect | grep -q "^ *bash *auto "'
 check "mcpServers.sutra runs this sutra with the Claude tool spelling" \
     '[ "$(json "$HOME/.claude.json" "d[\"mcpServers\"][\"sutra\"]")" = "{'"'"'type'"'"': '"'"'stdio'"'"', '"'"'command'"'"': '"'"'$SUTRA_BIN'"'"', '"'"'args'"'"': ['"'"'mcp'"'"', '"'"'--restore-tool'"'"', '"'"'mcp__sutra__sutra_restore'"'"', '"'"'--text-only'"'"']}" ]'
 check "the user's own MCP server is untouched" '[ "$(json "$HOME/.claude.json" "d[\"mcpServers\"][\"mine\"][\"args\"]")" = "['"'"'mcp'"'"']" ]'
@@ -35,7 +38,9 @@ check "a second install changes nothing" '"$SUTRA_BIN" install --client claude >
 check "sutra detect reports the MCP registration" '"$SUTRA_BIN" detect | grep -q "mcp .*registered .*\.claude\.json"'
 check "uninstall before any run restores both files byte for byte" \
     '"$SUTRA_BIN" uninstall --client claude >/dev/null && cmp -s "$T/settings.orig" "$HOME/.claude/settings.json" && cmp -s "$T/claude.json.orig" "$HOME/.claude.json"'
-"$SUTRA_BIN" install --client claude >/dev/null
+# The PostToolUse route on its own first: without the Bash route, as --no-wrap-bash installs it.
+check "sutra install --client claude --no-wrap-bash: no PreToolUse route" \
+    '"$SUTRA_BIN" install --client claude --no-wrap-bash >/dev/null && ! grep -q PreToolUse "$HOME/.claude/settings.json"'
 
 export ANTHROPIC_API_KEY=dummy CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1
 started=$SECONDS
@@ -70,32 +75,39 @@ check "the model-issued MCP restore returns the elided lines byte for byte (its 
     '[ -s "$T/mcp-restored" ] && python3 -c "import sys; got=open(sys.argv[1],\"rb\").read(); sys.exit(not open(sys.argv[2],\"rb\").read().startswith(got))" "$T/mcp-restored" "$T/want-range"'
 stop_mock
 
-# Failing commands: Claude Code sends a non-zero exit to PostToolUseFailure, which cannot replace
-# output, so the opt-in PreToolUse route runs Bash commands under `sutra exec`. The model runs a
-# failing build, restores one elided range through the shell, runs a small command, then
-# `cd sub && <failing tests>` and `pwd`.
-check "sutra install --client claude --wrap-bash" '"$SUTRA_BIN" install --client claude --wrap-bash >"$T/install-wrap.out"'
+
+# ---- Failing commands, with the default install ------------------------------------------
+# Claude Code sends a non-zero exit to PostToolUseFailure, which cannot replace output; the
+# PreToolUse route runs Bash commands under `sutra exec` instead. The default install's route
+# (auto) wraps only where wrapping changes no permission outcome: here every Bash command is
+# allowed (--allowedTools Bash), so it wraps. The model runs a failing build, restores one
+# elided range through the shell, runs a small command, then `cd sub && <failing tests>` and
+# `pwd`.
+check "sutra install --client claude (the default: the auto route)" '"$SUTRA_BIN" install --client claude >"$T/install-wrap.out"'
 check "the PreToolUse route for Bash is in settings.json" \
     '[ "$(json "$HOME/.claude/settings.json" "d[\"hooks\"][\"PreToolUse\"][-1][\"matcher\"]")" = Bash ]'
 rm -f "$T"/mock/req-*.json "$T/mock/port"
-# Then `cd sub && <a failing test run>` (exit 3, failure lines in the middle): the route keeps
-# the cd in the host's shell and wraps only the test run. Claude Code 2.1.332 keeps a command's
-# directory change only when the command succeeds (with or without the route, as run by hand:
-# after `cd sub && sh -c "exit 3"` the next `pwd` shows the project folder both ways), so the
-# `pwd` after the failing run shows the project folder, and after `cd sub && <the same tests,
-# passing>` it shows sub.
+# Then `cd sub && <a failing test run of about 70 KB>` (exit 3, 13 failure lines spread through
+# it): the route keeps the cd in the host's shell and wraps only the test run. Claude Code
+# 2.1.332 keeps a command's directory change only when the command succeeds (with or without
+# the route, as run by hand: after `cd sub && sh -c "exit 3"` the next `pwd` shows the project
+# folder both ways), so the `pwd` after the failing run shows the project folder, and after
+# `cd sub && <the same tests, passing>` it shows sub.
 mkdir -p "$T/proj/sub"
 cat >"$T/proj/sub/run_tests.py" <<'PY'
 import sys
 out = ["collected 900 items\n"]
+failing = {37, 101, 188, 250, 333, 409, 450, 512, 600, 677, 731, 802, 888}
 for i in range(900):
-    out.append(f"tests/test_module_{i % 30:02d}.py::test_case_{i:04d} PASSED{' ' * 24}[{i * 100 // 900:3d}%]\n")
-    if i == 450:
-        out += ["tests/test_billing.py::test_round_cents FAILED                          [ 50%]\n",
-                "E       AssertionError: assert 101 == 100\n"]
-out.append("========================= 1 failed, 900 passed in 9.02s =========================\n")
+    if i in failing:
+        out += [f"tests/test_billing.py::test_round_cents_{i:04d} FAILED{' ' * 20}[{i * 100 // 900:3d}%]\n"]
+    else:
+        out.append(f"tests/test_module_{i % 30:02d}.py::test_case_{i:04d} PASSED{' ' * 24}[{i * 100 // 900:3d}%]\n")
+out += ["=========================== short test summary info ============================\n"]
+out += [f"FAILED tests/test_billing.py::test_round_cents_{i:04d} - AssertionError: assert {i + 1} == {i}\n" for i in sorted(failing)]
+out.append("========================= 13 failed, 887 passed in 9.02s =========================\n")
 if sys.argv[1:] == ["ok"]:
-    out = [l.replace("FAILED", "PASSED") for l in out if not l.startswith("E ")]
+    out = [l.replace("FAILED", "PASSED") for l in out]
 sys.stdout.write("".join(out))
 sys.exit(0 if sys.argv[1:] == ["ok"] else 3)
 PY
@@ -104,7 +116,7 @@ start_mock mock_claude.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"t
 started=$SECONDS
 ANTHROPIC_BASE_URL=http://127.0.0.1:$port timeout 300 "$host_bin" -p "go" \
     --allowedTools "Bash mcp__sutra__sutra_restore" --debug-file "$T/debug-wrap.log" >"$T/run-wrap.out" 2>&1
-echo "  claude -p (route on) exited $? after $(ls "$T/mock" | grep -c '^req-') model requests ($((SECONDS - started)) s)"
+echo "  claude -p (default install) exited $? after $(ls "$T/mock" | grep -c '^req-') model requests ($((SECONDS - started)) s)"
 result() { JSON=1 tool_output anthropic "$1" >"$T/result-$1.json"; }
 result 1 || bad "no request carried the failing command's result (see $T/run-wrap.out)"
 python3 -c 'import json,sys; sys.stdout.write(json.load(open(sys.argv[1]))["text"])' "$T/result-1.json" >"$T/fail-view.txt"
@@ -132,8 +144,8 @@ echo "  cd sub && failing tests: the model got $(wc -c <"$T/cd-view.txt") bytes 
 check "cd sub && failing tests: still a failure with its status (is_error, Exit code 3)" \
     '[ "$(json "$T/result-4.json" "d[\"is_error\"]")" = True ] && head -1 "$T/cd-view.txt" | grep -qx "Exit code 3"'
 check "cd sub && failing tests: sutra's view (a marker)" 'grep -q "\[sutra: " "$T/cd-view.txt"'
-check "cd sub && failing tests: every failure line is visible" \
-    '(grep -E "FAILED|^E " "$T/sub-tests.log" | while IFS= read -r l; do grep -qxF -- "$l" "$T/cd-view.txt" || exit 1; done)'
+check "cd sub && failing tests: all 26 failure lines are visible" \
+    '[ "$(grep -c FAILED "$T/sub-tests.log")" = 26 ] && (grep FAILED "$T/sub-tests.log" | while IFS= read -r l; do grep -qxF -- "$l" "$T/cd-view.txt" || exit 1; done)'
 check "the hook kept the cd in the host's shell and wrapped the rest" 'grep -q "cd sub && .*exec --shell" "$T/debug-wrap.log"'
 result 5 || bad "no request carried the pwd result"
 check "after the failing run, pwd shows the project folder (the host drops a failed command's cd)" '[ "$(json "$T/result-5.json" "d[\"text\"]")" = "$T/proj" ]'
@@ -147,49 +159,5 @@ check "sutra uninstall --client claude" '"$SUTRA_BIN" uninstall --client claude 
 cat "$T/uninstall.out"
 check "settings.json is back to the original bytes" 'cmp -s "$T/settings.orig" "$HOME/.claude/settings.json"'
 
-# The route never weakens a permission. Claude Code matches its rules against the command that
-# runs, so a wrapped command would escape `Bash(cat:*)`. With a deny rule in the user's
-# settings, an ask rule in the project's local settings and the route installed, the denied and
-# the asked command must not run (they leave no file behind), exactly as without sutra, while a
-# command no rule names is still routed. Each run is made twice: without the route (the host's
-# own answer) and with it; the model must get the same answer both times.
-python3 - "$HOME/.claude/settings.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["permissions"] = {"deny": ["Bash(cat:*)"]}
-open(sys.argv[1], "w").write(json.dumps(d, indent=4) + "\n")
-PY
-mkdir -p "$T/proj/.claude"
-printf '{"permissions": {"ask": ["Bash(touch:*)"]}}\n' >"$T/proj/.claude/settings.local.json"
-cp "$HOME/.claude/settings.json" "$T/settings.rules"
-perm_steps=$(python3 -c 'import json,sys; t=sys.argv[1]; print(json.dumps([{"tool":"Bash","input":{"command":"cat "+t+"/big.log; echo x >"+t+"/denied-ran; exit 1","description":"denied"}},{"tool":"Bash","input":{"command":"touch "+t+"/asked-ran","description":"asked"}},{"tool":"Bash","input":{"command":"head -c 300000 "+t+"/big.log; exit 3","description":"allowed"}}]))' "$T")
-perm_run() { # $1 = label
-    rm -f "$T"/mock/req-*.json "$T/mock/port" "$T/denied-ran" "$T/asked-ran"
-    start_mock mock_claude.mjs "$perm_steps"
-    ANTHROPIC_BASE_URL=http://127.0.0.1:$port timeout 300 "$host_bin" -p "go" \
-        --allowedTools "Bash mcp__sutra__sutra_restore" --debug-file "$T/debug-$1.log" >"$T/run-$1.out" 2>&1
-    for n in 1 2 3; do JSON=1 tool_output anthropic "$n" >"$T/$1-$n.json" || echo '{}' >"$T/$1-$n.json"; done
-    [ -e "$T/denied-ran" ] && echo ran >"$T/$1-denied-ran"
-    [ -e "$T/asked-ran" ] && echo ran >"$T/$1-asked-ran"
-    stop_mock
-}
-perm_text() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("text", "<none>"), end="")' "$1"; }
-check "install without the route (control)" '"$SUTRA_BIN" install --client claude >/dev/null'
-perm_run plain
-check "install with the route over the user's rules" '"$SUTRA_BIN" install --client claude --wrap-bash >"$T/install-rules.out"'
-perm_run routed
-for run in plain routed; do
-    echo "  $run: denied -> $(perm_text "$T/$run-1.json" | head -c 160 | tr '\n' ' ')"
-    echo "  $run: asked  -> $(perm_text "$T/$run-2.json" | head -c 160 | tr '\n' ' ')"
-done
-check "without sutra's route the host denies the cat command (the control holds)" '[ ! -e "$T/plain-denied-ran" ] && perm_text "$T/plain-1.json" | grep -qi "permission"'
-check "with the route the denied command still does not run" '[ ! -e "$T/routed-denied-ran" ]'
-check "with the route the model gets the host's own denial, as without it" '[ "$(perm_text "$T/routed-1.json")" = "$(perm_text "$T/plain-1.json")" ]'
-check "with the route the asked command still does not run unasked" '[ ! -e "$T/routed-asked-ran" ] && [ ! -e "$T/plain-asked-ran" ]'
-check "with the route the model gets the host's own ask answer, as without it" '[ "$(perm_text "$T/routed-2.json")" = "$(perm_text "$T/plain-2.json")" ]'
-check "a command no rule names is still routed (sutra's view, Exit code 3)" \
-    'perm_text "$T/routed-3.json" | head -1 | grep -qx "Exit code 3" && perm_text "$T/routed-3.json" | grep -q "\[sutra: " && perm_text "$T/routed-3.json" | grep -qF "$error_line"'
-check "uninstall after the rules run" '"$SUTRA_BIN" uninstall --client claude >/dev/null && cmp -s "$T/settings.rules" "$HOME/.claude/settings.json"'
-check "~/.claude.json no longer names sutra; the user's server stays" \
-    '[ "$(json "$HOME/.claude.json" "sorted(d[\"mcpServers\"])")" = "['"'"'mine'"'"']" ]'
+source "$here/claude_permissions.sh"
 finish
