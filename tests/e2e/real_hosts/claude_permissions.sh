@@ -47,11 +47,24 @@ perm_run() {
     else
         ANTHROPIC_BASE_URL=http://127.0.0.1:$port timeout 300 "${run[@]}" >"$T/run-$label.out" 2>&1
     fi
-    local n count
-    count=$(python3 -c 'import json,sys; print(len(json.loads(sys.argv[1])))' "$steps")
-    for n in $(seq 1 "$count"); do
-        JSON=1 tool_output anthropic "$n" >"$T/$label-$n.json" || echo '{}' >"$T/$label-$n.json"
-    done
+    # Every step's result, from the request that carries the most of them (one Python run).
+    python3 - "$T" "$label" "$steps" <<'PY'
+import glob, json, sys
+t, label, steps = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+best = []
+for f in glob.glob(t + "/mock/req-*.json"):
+    d = json.load(open(f))
+    items = [b for m in d.get("messages", []) if isinstance(m.get("content"), list)
+             for b in m["content"] if b.get("type") == "tool_result"]
+    best = items if len(items) > len(best) else best
+for n in range(1, len(steps) + 1):
+    out = {}
+    if n <= len(best):
+        c = best[n - 1].get("content")
+        text = c if isinstance(c, str) else "".join(b.get("text", "") for b in c or [])
+        out = {"is_error": bool(best[n - 1].get("is_error")), "text": text}
+    json.dump(out, open(f"{t}/{label}-{n}.json", "w"))
+PY
     for n in 06 07 08; do [ -e "$T/proj/canary$n" ] || echo "canary$n" >>"$perm/ran.log"; done
     cp "$perm/ran.log" "$T/$label-ran.log" 2>/dev/null || : >"$T/$label-ran.log"
     stop_mock
