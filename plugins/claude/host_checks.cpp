@@ -70,19 +70,24 @@ bool is_prefix(const std::vector<std::string>& a, const std::vector<std::string>
     return a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
 
-bool has_dot_part(std::string_view path) {
+// True when some '/'-separated part of `path` satisfies `test`.
+template <class Test> bool any_part(std::string_view path, Test test) {
     std::size_t start = 0;
     while (start < path.size()) {
         auto end = path.find('/', start);
         if (end == std::string_view::npos) end = path.size();
-        const std::string_view part = path.substr(start, end - start);
-        // `.git`, `.bashrc`; not `...` in a message or `.5` in `sleep .5`.
-        if (part.size() > 1 && part[0] == '.' && part.find_first_not_of('.') != part.npos &&
-            !(part[1] >= '0' && part[1] <= '9'))
-            return true;
+        if (test(path.substr(start, end - start))) return true;
         start = end + 1;
     }
     return false;
+}
+
+// `.git`, `.bashrc`; not `...` in a message or `.5` in `sleep .5`.
+bool has_dot_part(std::string_view path) {
+    return any_part(path, [](std::string_view part) {
+        return part.size() > 1 && part[0] == '.' && part.find_first_not_of('.') != part.npos &&
+               !(part[1] >= '0' && part[1] <= '9');
+    });
 }
 
 bool guarded_name(std::string_view name) {
@@ -97,17 +102,10 @@ bool guarded_name(std::string_view name) {
 // A part of the path the host keeps its own files under that has no leading dot: CLAUDE.md,
 // the managed folder claude-code, .claude.json's name.
 bool names_host_file(std::string_view path) {
-    std::size_t start = 0;
-    while (start < path.size()) {
-        auto end = path.find('/', start);
-        if (end == std::string_view::npos) end = path.size();
-        const std::string_view part = path.substr(start, end - start);
-        if (part.starts_with("claude.") || part.starts_with("claude-code") ||
-            part.starts_with("claude_code"))
-            return true;
-        start = end + 1;
-    }
-    return false;
+    return any_part(path, [](std::string_view part) {
+        return part.starts_with("claude.") || part.starts_with("claude-code") ||
+               part.starts_with("claude_code");
+    });
 }
 
 // A piece that names a place by itself: absolute, from the home folder, or climbing up.
