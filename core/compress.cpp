@@ -3,6 +3,7 @@
 #include "core/classify.hpp"
 #include "core/json_rewrite.hpp"
 #include "core/lines.hpp"
+#include "core/printed_file.hpp"
 #include "core/shape.hpp"
 #include "core/stats.hpp"
 #include "core/store.hpp"
@@ -77,6 +78,9 @@ Response run(const Request& req, const Config& cfg) {
     const bool small = in.size() < cfg.min_bytes ||
                        (lines.count() < cfg.min_lines && in.size() <= cfg.max_view_bytes);
     if (small) return pass(std::move(r), "small");
+    // A printed file: every line is meant, whole up to the ceiling (core/printed_file.hpp).
+    const bool printed = r.shape != Shape::json && is_printed_file(req, in);
+    if (printed && in.size() <= cfg.max_view_bytes) return pass(std::move(r), "printed-file");
 
     const Mode mode = effective_mode(req, cfg);
     MarkerContext measure;
@@ -132,7 +136,14 @@ Response run(const Request& req, const Config& cfg) {
     jo.elide_arrays = cfg.store_enabled;
     jo.measure = measure;
     Plan plan;
-    if (r.shape == Shape::json) {
+    std::optional<Plan> outlined;
+    if (printed && req.outliner) {
+        const auto outline = req.outliner(in, printed_file_name(req.command));
+        outlined = outline_plan(in, lines, outline, cfg.max_view_bytes, measure);
+    }
+    if (outlined) {
+        plan = std::move(*outlined);
+    } else if (r.shape == Shape::json) {
         auto p = rewrite_json(in, jo);
         if (!p) return pass(std::move(r), "json-not-reducible");
         plan = std::move(*p);

@@ -199,7 +199,11 @@ private:
         req.host = "cli";
         req.mode = m_spec.mode;
         req.route = m_spec.route;
-        const Response resp = compress(req, m_cfg);
+        req.outliner = m_spec.outliner;
+        Config cfg = m_cfg;
+        if (r.exit_code == 0 && m_spec.max_view_bytes_on_success > 0)
+            cfg.max_view_bytes = m_spec.max_view_bytes_on_success;
+        const Response resp = compress(req, cfg);
         r.view = std::string(view_of(resp, m_window));
         r.rewritten = resp.rewritten;
         r.id = resp.id;

@@ -36,6 +36,10 @@ struct ExecRequest {
     /// End a non-zero status's view with "[sutra: command exited with status N]". Off for hosts
     /// that show the status themselves (Claude Code's "Exit code N").
     bool status_line = true;
+    Outliner outliner; ///< a printed file's outline past the ceiling (core/printed_file.hpp)
+    /// The view's ceiling when the command exits 0 and its output fits the window; 0: the
+    /// configured one, as for a failure.
+    std::uint64_t max_view_bytes_on_success = 0;
 };
 
 struct ExecElision {

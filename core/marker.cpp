@@ -18,6 +18,7 @@ bool by_lines(const Elision& e) {
     case Reason::repeated_lines:
     case Reason::similar_lines:
     case Reason::large_output:
+    case Reason::outside_outline:
         return e.first_line > 0;
     default:
         return false;
@@ -35,6 +36,8 @@ std::string what(const Elision& e) {
         return fmt::format("{} similar lines elided", lines);
     case Reason::large_output:
         if (e.keys > 0) return fmt::format("{} lines elided, {} with errors", lines, e.keys);
+        return fmt::format("{} lines elided", lines);
+    case Reason::outside_outline:
         return fmt::format("{} lines elided", lines);
     case Reason::long_line:
         return fmt::format("{} bytes of line {} elided", e.end - e.begin, e.first_line);
@@ -118,6 +121,7 @@ std::string short_marker_text(const Elision& e, const MarkerContext& c) {
     if (!range_retained(e, c)) return marker_text(e, c);
     const std::string range = by_lines(e) ? fmt::format("lines {}-{}", e.first_line, e.last_line)
                                           : fmt::format("bytes {}-{}", e.begin, e.end);
+    if (e.reason == Reason::outside_outline) return fmt::format("[sutra: {}]", range);
     if (e.reason == Reason::large_output) {
         if (e.keys > 0) return fmt::format("[sutra: {}, {} with errors]", range, e.keys);
         return fmt::format("[sutra: {}]", range);

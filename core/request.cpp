@@ -56,6 +56,8 @@ std::string_view to_string(Reason r) {
         return "array items";
     case Reason::object_members:
         return "object members";
+    case Reason::outside_outline:
+        return "printed file: outside its outline";
     }
     return "large output";
 }

@@ -3,6 +3,7 @@
 // the MCP server, exec) fills in and reads back. Nothing here owns a file or a process.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,7 +26,8 @@ enum class Reason {
     long_line,
     long_string,
     array_items,
-    object_members
+    object_members,
+    outside_outline ///< a printed file's lines between the symbols its outline shows
 };
 
 /// How a marker spells the restore call, so the model can run it in its own host.
@@ -42,6 +44,18 @@ struct RestoreRoute {
     std::string store_namespace;
 };
 
+/// One line of a printed file's outline: where a symbol starts, and how deeply it is nested.
+struct OutlineLine {
+    std::uint64_t line = 0; ///< one-based
+    std::uint64_t depth = 0;
+};
+
+/// The outline of a printed file past the view ceiling (core/printed_file.hpp); `name` is the
+/// file's name as the command gave it ("" when unknown), which tells the language. Empty when it
+/// has none. Front ends that link tree-sitter set it; the core never calls anything else.
+using Outliner =
+    std::function<std::vector<OutlineLine>(std::string_view text, std::string_view name)>;
+
 struct Request {
     /// The tool result, exactly as the host received it.
     std::string_view output;
@@ -53,6 +67,7 @@ struct Request {
     /// Store namespace (e.g. one per Hermes profile); empty for the default store.
     std::string store_namespace;
     RestoreRoute route;
+    Outliner outliner; ///< optional; see Outliner
 };
 
 /// One elided range, in the original's coordinates: bytes are zero-based half-open [begin, end),

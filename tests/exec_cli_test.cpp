@@ -228,6 +228,67 @@ TEST_F(ExecFixture, ASmallRunGivesTheCompressView) {
     EXPECT_EQ(run({"exec", "--", "cat", file}).out, a["view"].get<std::string>());
 }
 
+// A printed file (issue 25): byte for byte up to the 64 KiB ceiling; past it, the outline (each
+// function's first line, as the file has it) with markers whose ranges restore exactly.
+TEST_F(ExecFixture, APrintedFileComesBackWholeOrAsItsOutline) {
+    std::mt19937 rng(25);
+    auto source = [&](std::size_t bytes) {
+        std::string s = "// demo\n#include <string>\n\nnamespace demo {\n\n";
+        for (int f = 0; s.size() < bytes; ++f) {
+            s += "int function_" + std::to_string(f) + "(int a, int b) {\n";
+            for (int k = 3 + static_cast<int>(rng() % 12); k > 0; --k)
+                s += "    a = a * " + std::to_string(rng() % 97) + " + b;\n";
+            s += "    return a;\n}\n\n";
+        }
+        return s + "} // namespace demo\n";
+    };
+    const std::string small = dir.path + "/small.cpp", big = dir.path + "/big.cpp";
+    test::write_file(small, source(60000));
+    test::write_file(big, source(2u << 20));
+    const Outcome whole = run({"exec", "--", "cat", small});
+    EXPECT_EQ(whole.exit_code, 0);
+    EXPECT_TRUE(whole.out == test::read_file(small)) << whole.out.size();
+
+    const Outcome outlined = run({"exec", "--json", "--", "cat", big});
+    const auto j = nlohmann::json::parse(outlined.out);
+    const std::string view = j["view"];
+    EXPECT_LE(view.size(), 65536u);
+    EXPECT_NE(view.find("(printed file: outside its outline)"), std::string::npos);
+    EXPECT_NE(view.find("\nint function_1(int a, int b) {\n"), std::string::npos);
+    const core::Store st = store();
+    const std::string original = test::read_file(big);
+    for (const auto& e : j["elisions"]) {
+        const auto b = e["bytes"][0].get<std::uint64_t>(), en = e["bytes"][1].get<std::uint64_t>();
+        EXPECT_EQ(*st.read(j["id"].get<std::string>(), b, en), original.substr(b, en - b));
+    }
+    EXPECT_EQ(*st.read_all(j["id"].get<std::string>()), original);
+}
+
+// A host that shows successes more generously than failures (Claude Code) gets both ceilings.
+TEST_F(ExecFixture, ASuccessMayHaveALargerCeilingThanAFailure) {
+    std::string text;
+    for (int i = 0; text.size() < 20000; ++i)
+        text += "def function_" + std::to_string(i) + "(a, b):\n    return a + b * " +
+                std::to_string(i) + "\n\n";
+    const std::string file = dir.path + "/mod.py";
+    test::write_file(file, text);
+    const std::vector<std::string> caps = {
+        "exec", "--max-view-bytes", "4096", "--max-view-bytes-on-success", "30000", "--sh"};
+    auto with = [&](const std::string& line) {
+        std::vector<std::string> args = caps;
+        args.push_back(line);
+        return run(args);
+    };
+    const Outcome ok = with("cat " + file);
+    EXPECT_EQ(ok.exit_code, 0);
+    EXPECT_TRUE(ok.out == text) << ok.out.size();
+    const Outcome failed = with("cat " + file + "; exit 3");
+    EXPECT_EQ(failed.exit_code, 3);
+    EXPECT_LT(failed.out.size(), 4096u + 200u) << failed.out.size();
+    EXPECT_NE(failed.out.find("[sutra: "), std::string::npos);
+    EXPECT_EQ(run({"exec", "--max-view-bytes-on-success", "12", "--", "true"}).exit_code, 2);
+}
+
 TEST_F(ExecFixture, AStreamedRunRestoresExactly) {
     std::mt19937 rng(4);
     const std::string file = dir.path + "/big.log";

@@ -8,6 +8,7 @@
 // inside its parent or after it.
 
 #include "core/lines.hpp"
+#include "core/request.hpp"
 #include "core/outline/language.hpp"
 
 #include <cstddef>
@@ -70,6 +71,12 @@ std::expected<Outline, std::string> outline_source(std::string_view text, Langua
 /// most `limit`. Tests use it to check that compact slices still parse.
 std::expected<std::vector<std::size_t>, std::string>
 parse_error_lines(std::string_view text, Language language, std::size_t limit = 20);
+
+/// The lines where the symbols of a printed file start, with their depth: the outline a
+/// compressed view shows of a file past the view ceiling (core/printed_file.hpp; it fits
+/// core::Outliner). `name` is the file's name as the command gave it, which tells the language
+/// (else a `#!` line). Empty when the language is unknown or the outline cannot be made.
+std::vector<OutlineLine> printed_file_outline(std::string_view text, std::string_view name);
 
 /// Collapses whitespace runs to one space, trims, drops a trailing `{` or `:`, and cuts the
 /// result to k_signature_chars.

@@ -3,6 +3,7 @@
 #include "core/compress.hpp"
 #include "core/config.hpp"
 #include "core/input_buffer.hpp"
+#include "core/outline/outline.hpp"
 #include "core/posix_io.hpp"
 #include "host/cli/cli.hpp"
 #include "host/response_json.hpp"
@@ -44,6 +45,7 @@ std::optional<long long> parse_int(const std::string& s) {
 int cmd_compress(const Args& args) {
     core::Request req;
     req.host = "cli";
+    req.outliner = core::outline::printed_file_outline;
     std::string file;
     bool json = false;
     for (std::size_t i = 0; i < args.size(); ++i) {

@@ -3,6 +3,7 @@
 
 #include "core/config.hpp"
 #include "core/exec.hpp"
+#include "core/outline/outline.hpp"
 #include "core/posix_io.hpp"
 #include "host/cli/cli.hpp"
 #include "host/response_json.hpp"
@@ -26,6 +27,7 @@ const char* const k_exec_usage =
     "       sutra exec [OPTIONS] [--shell PATH] --sh 'SHELL LINE'\n"
     "options: --mode MODE, --keep PATTERN (repeatable), --json, --mcp-tool NAME,\n"
     "         --max-view-bytes N (a lower ceiling on the view than the configured one),\n"
+    "         --max-view-bytes-on-success N (the same for a command that exits 0),\n"
     "         --no-status-line (the host shows the exit status itself)\n";
 
 std::string json_text(const core::ExecResult& r) {
@@ -43,11 +45,13 @@ std::string json_text(const core::ExecResult& r) {
 
 int cmd_exec(const Args& args) {
     core::ExecRequest spec;
+    spec.outliner = core::outline::printed_file_outline;
     bool json = false;
     std::vector<std::string> keeps;
     std::optional<std::string> shell_line;
     std::string shell = "/bin/sh";
     std::optional<std::uint64_t> max_view;
+    std::optional<std::uint64_t> max_view_on_success;
     std::size_t i = 0;
     for (; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -90,17 +94,17 @@ int cmd_exec(const Args& args) {
                 return 2;
             }
             shell = *v;
-        } else if (a == "--max-view-bytes") {
-            auto v = value("--max-view-bytes");
+        } else if (a == "--max-view-bytes" || a == "--max-view-bytes-on-success") {
+            auto v = value(a.c_str());
             if (!v) return 2;
             char* end = nullptr;
             errno = 0;
             const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
             if (v->empty() || *end != '\0' || errno != 0 || n < 1024 || (*v)[0] == '-') {
-                print_error("--max-view-bytes takes a number of bytes, at least 1024");
+                print_error(a + " takes a number of bytes, at least 1024");
                 return 2;
             }
-            max_view = n;
+            (a == "--max-view-bytes" ? max_view : max_view_on_success) = n;
         } else if (!a.empty() && a[0] == '-') {
             print_error("unknown option '" + a + "'");
             std::fputs(k_exec_usage, stderr);
@@ -134,6 +138,10 @@ int cmd_exec(const Args& args) {
         return 2;
     }
     for (auto& k : keeps) config->keep_patterns.push_back(std::move(k));
+    // A host may show a successful command's output more generously than a failing one's
+    // (Claude Code cuts a failure near 10,000 characters, a success at 30,000).
+    if (max_view_on_success)
+        spec.max_view_bytes_on_success = std::min(config->max_view_bytes, *max_view_on_success);
     if (max_view) config->max_view_bytes = std::min(config->max_view_bytes, *max_view);
     if (!json)
         spec.raw_sink = [](std::string_view bytes) {

@@ -3,6 +3,7 @@
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
+#include "core/outline/outline.hpp"
 #include "core/store.hpp"
 #include "host/mcp/tool_defs.hpp"
 #include "host/response_json.hpp"
@@ -70,6 +71,7 @@ ToolOutcome call_compress(const Json& args, const ServerOptions& options) {
     core::Request req;
     req.output = text;
     req.host = "mcp";
+    req.outliner = core::outline::printed_file_outline;
     req.tool = args.value("tool", "");
     req.command = args.value("command", "");
     if (args.contains("exit_code"))

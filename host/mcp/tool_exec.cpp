@@ -6,6 +6,7 @@
 
 #include "core/config.hpp"
 #include "core/exec.hpp"
+#include "core/outline/outline.hpp"
 #include "core/utf8.hpp"
 #include "host/mcp/tool_defs.hpp"
 #include "host/response_json.hpp"
@@ -55,6 +56,7 @@ Json exec_output_schema() {
 
 ToolOutcome call_exec(const Json& args, const ServerOptions& options) {
     core::ExecRequest spec;
+    spec.outliner = core::outline::printed_file_outline;
     const std::string line = args["command"].get<std::string>();
     spec.argv = {"/bin/sh", "-c", line};
     spec.command = line;

@@ -239,7 +239,9 @@ refusal(std::string_view command, const ProgramLookup& on_path, bool after_cd) {
 
 std::string wrap_command(const Wrapper& w, std::string_view command) {
     std::string out = common::shell_word(w.sutra) + " exec --shell " + common::shell_word(w.shell) +
-                      " --max-view-bytes " + std::to_string(w.max_view_bytes) + " --no-status-line";
+                      " --max-view-bytes " + std::to_string(w.max_view_bytes) +
+                      " --max-view-bytes-on-success " +
+                      std::to_string(w.max_view_bytes_on_success) + " --no-status-line";
     if (!w.mcp_tool.empty()) out += " --mcp-tool " + common::shell_word(w.mcp_tool);
     // Always quoted, so the line reaches the shell exactly as the model wrote it.
     std::string quoted = "'";
@@ -254,6 +256,8 @@ std::vector<std::string> wrapper_words(const Wrapper& w) {
                                  w.shell,
                                  "--max-view-bytes",
                                  std::to_string(w.max_view_bytes),
+                                 "--max-view-bytes-on-success",
+                                 std::to_string(w.max_view_bytes_on_success),
                                  "--no-status-line",
                                  "--sh"};
     if (!w.mcp_tool.empty()) {

@@ -50,10 +50,13 @@ struct Wrapper {
     std::string shell;
     std::string mcp_tool;
     std::uint64_t max_view_bytes = 8192;
+    /// For a command that exits 0: Claude Code shows up to 30,000 characters of a success inline.
+    std::uint64_t max_view_bytes_on_success = 28000;
 };
 
-/// `'SUTRA' exec --shell SHELL --max-view-bytes N --no-status-line [--mcp-tool T] --sh 'CMD'`:
-/// Claude Code shows "Exit code N" itself, and cuts a failure's text near 10,000 characters.
+/// `'SUTRA' exec --shell SHELL --max-view-bytes N --max-view-bytes-on-success M
+/// --no-status-line [--mcp-tool T] --sh 'CMD'`: Claude Code shows "Exit code N" itself, cuts a
+/// failure's text near 10,000 characters and shows a success's up to 30,000.
 std::string wrap_command(const Wrapper& w, std::string_view command);
 
 /// The words wrap_command adds around the command (the sutra program, its options, the shell),
