@@ -154,7 +154,7 @@ private:
     /// Opens the store's streaming entry and writes the window to it; false (with the reason in
     /// m_store_error, and no entry left behind) when any of it fails, short of the quota.
     bool start_entry() {
-        auto store = Store::open(store_options(m_cfg));
+        auto store = Store::open(store_options(m_cfg, m_spec.store_namespace));
         if (!store) {
             m_store_error = store.error().message;
             return false;
@@ -199,6 +199,7 @@ private:
         req.host = "cli";
         req.mode = m_spec.mode;
         req.route = m_spec.route;
+        req.store_namespace = m_spec.store_namespace;
         req.outliner = m_spec.outliner;
         Config cfg = m_cfg;
         if (r.exit_code == 0 && m_spec.max_view_bytes_on_success > 0)
@@ -220,6 +221,8 @@ private:
         MarkerContext ctx;
         ctx.ttl_seconds = m_cfg.ttl_seconds;
         ctx.route = m_spec.route;
+        if (ctx.route.kind == RestoreRoute::Kind::cli)
+            ctx.route.store_namespace = m_spec.store_namespace;
         StreamRetention retention;
         if (!m_cfg.store_enabled) {
             ctx.store_disabled = true;
@@ -321,6 +324,7 @@ ExecResult exec(const ExecRequest& spec, const Config& config) noexcept {
         }
         ExecResult result = driver.finish(end->exit_code, end->signal);
         result.timed_out = end->timed_out;
+        result.received_signal = end->received_signal;
         return result;
     } catch (const std::exception& e) {
         ExecResult r;

@@ -25,6 +25,9 @@ struct ExecRequest {
     std::string command;           ///< the command line as shown to the core (shape hints, stats)
     std::optional<Mode> mode;
     RestoreRoute route;
+    /// The store namespace the output is kept in (as Request::store_namespace); a CLI-dialect
+    /// route names it in every marker, an MCP route only when its server defaults to another.
+    std::string store_namespace;
     std::uint64_t window = 4u << 20; ///< outputs up to this size are compressed whole
     /// Past the window, binary output and diffs pass through raw (the core's rules) to this
     /// sink; when it is empty they are planned like text instead (for --json and MCP).
@@ -65,6 +68,8 @@ struct ExecResult {
     std::string passthrough; ///< why the output was shown whole, when it was
     std::string note;        ///< a line for standard error (store trouble), or empty
     bool timed_out = false;  ///< killed for running past ExecRequest::timeout_seconds
+    /// A signal sutra received during the run and passed on to the command; 0 when none.
+    int received_signal = 0;
 };
 
 /// Runs the command to completion. Never throws.

@@ -25,7 +25,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// The running command's process group, for the signal handler; and whether it passed one on.
+// The running command's process group, for the signal handler; and the signal it passed on.
 std::atomic<pid_t> g_group{0};
 std::atomic<int> g_forwarded{0};
 
@@ -33,7 +33,7 @@ extern "C" void forward_signal(int sig) {
     const pid_t group = g_group.load();
     if (group > 0) {
         ::kill(-group, sig);
-        g_forwarded.store(1);
+        g_forwarded.store(sig);
     }
 }
 
@@ -413,6 +413,7 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
     if (out >= 0) ::close(out);
     if (pidfd >= 0) ::close(pidfd);
     while (!reaped) reap(0);
+    end.received_signal = g_forwarded.load();
     // A signal was passed on: nothing of the group outlives the grace.
     if (kill_at != never && !killed) {
         while (Clock::now() < kill_at && group_alive(group)) sleep_for(milliseconds(20));

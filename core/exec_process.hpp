@@ -41,6 +41,9 @@ struct CommandEnd {
     int exit_code = 0; ///< the status, or 128+N when killed by signal N
     int signal = 0;
     bool timed_out = false;
+    /// A signal sutra itself received during the run and passed on to the command (SIGINT,
+    /// SIGTERM, SIGHUP); 0 when none. A server that must end on it re-raises it after the call.
+    int received_signal = 0;
 };
 
 /// Runs the command; each chunk of its output goes to `on_bytes` (false: stop reading), and

@@ -36,9 +36,8 @@ bool code_like(std::string_view line) {
     const std::string_view t = trimmed(line);
     if (t.empty()) return false;
     const char last = t.back();
-    if (last == '{' || last == '}' || last == ';' || last == ',' || last == '(' || last == ')' ||
-        last == ':' || last == '[' || last == ']')
-        return true;
+    // Not `)` or `,`: many log lines end so ("Compiling x (/path)").
+    if (last == '{' || last == '}' || last == ';' || last == ':') return true;
     for (const char* w : k_code_openers)
         if (t.starts_with(w)) return true;
     return false;

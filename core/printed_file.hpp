@@ -24,7 +24,7 @@ namespace sutra::core {
 std::string printed_file_name(std::string_view command);
 
 /// True when `text` reads as source code: most of its first lines look like code (they end in
-/// `{`, `}`, `;`, `:` or `,`, open with a keyword or a comment, or are indented under such a
+/// `{`, `}`, `;` or `:`, open with a keyword or a comment, or are indented under such a
 /// line) and none is a located diagnostic or a test verdict.
 bool reads_as_source(std::string_view text);
 

@@ -137,6 +137,30 @@ protected:
         return text.empty() ? -1 : static_cast<pid_t>(std::stol(text));
     }
 
+    /// `sutra mcp --tools exec` on pipes: write requests to in[1], read answers from out[0].
+    pid_t start_mcp(int in[2], int out[2]) {
+        if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return -1;
+        std::vector<std::string> env = environment();
+        std::vector<char*> cenv;
+        for (auto& e : env) cenv.push_back(e.data());
+        cenv.push_back(nullptr);
+        std::vector<std::string> argv = {SUTRA_BINARY, "mcp", "--tools", "exec"};
+        std::vector<char*> cargv;
+        for (auto& a : argv) cargv.push_back(a.data());
+        cargv.push_back(nullptr);
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+        posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+        pid_t server = -1;
+        if (::posix_spawn(&server, cargv[0], &fa, nullptr, cargv.data(), cenv.data()) != 0)
+            server = -1;
+        posix_spawn_file_actions_destroy(&fa);
+        ::close(in[0]);
+        ::close(out[1]);
+        return server;
+    }
+
     core::Store store() const {
         core::StoreOptions so;
         so.dir = store_dir();
@@ -531,25 +555,8 @@ TEST_F(ExecFixture, AStoreThatCannotBeWrittenNeverCostsTheOutput) {
 // a background writer holding the pipe, and a request sent meanwhile is answered at once.
 TEST_F(ExecFixture, McpExecIsBoundedAndDoesNotBlockOtherRequests) {
     int in[2], out[2];
-    ASSERT_EQ(::pipe2(in, O_CLOEXEC), 0);
-    ASSERT_EQ(::pipe2(out, O_CLOEXEC), 0);
-    std::vector<std::string> env = environment();
-    std::vector<char*> cenv;
-    for (auto& e : env) cenv.push_back(e.data());
-    cenv.push_back(nullptr);
-    std::vector<std::string> argv = {SUTRA_BINARY, "mcp", "--tools", "exec"};
-    std::vector<char*> cargv;
-    for (auto& a : argv) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    pid_t server = -1;
-    ASSERT_EQ(::posix_spawn(&server, cargv[0], &fa, nullptr, cargv.data(), cenv.data()), 0);
-    posix_spawn_file_actions_destroy(&fa);
-    ::close(in[0]);
-    ::close(out[1]);
+    const pid_t server = start_mcp(in, out);
+    ASSERT_GT(server, 0);
     const auto began = std::chrono::steady_clock::now();
     std::string buffer;
     // The next answer, or "" past the deadline.
@@ -607,6 +614,40 @@ TEST_F(ExecFixture, McpExecIsBoundedAndDoesNotBlockOtherRequests) {
     int status = 0;
     EXPECT_EQ(::waitpid(server, &status, 0), server);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ::close(out[0]);
+}
+
+// A host ending the server while sutra_exec runs: the command is stopped and the server ends
+// on that one signal, not on a second (issue 22).
+TEST_F(ExecFixture, McpServerEndsOnOneSigtermDuringExec) {
+    int in[2], out[2];
+    const pid_t server = start_mcp(in, out);
+    ASSERT_GT(server, 0);
+    const std::string pidfile = dir.path + "/cmd";
+    const nlohmann::json call = {
+        {"jsonrpc", "2.0"},
+        {"id", 1},
+        {"method", "tools/call"},
+        {"params",
+         {{"name", "sutra_exec"},
+          {"arguments", {{"command", "echo $$ > '" + pidfile + "'; exec sleep 300"}}}}}};
+    const std::string request = call.dump() + "\n";
+    ASSERT_EQ(::write(in[1], request.data(), request.size()), static_cast<ssize_t>(request.size()));
+    const pid_t command = pid_in(pidfile);
+    ASSERT_GT(command, 0);
+    ASSERT_EQ(::kill(server, SIGTERM), 0);
+    EXPECT_TRUE(stops_within(command, 5s));
+    int status = 0;
+    for (int i = 0; i < 200 && ::waitpid(server, &status, WNOHANG) == 0; ++i)
+        std::this_thread::sleep_for(50ms);
+    if (::waitpid(server, &status, WNOHANG) == 0 && ::kill(server, 0) == 0) {
+        ADD_FAILURE() << "the server still runs 10 s after one SIGTERM";
+        ::kill(server, SIGKILL);
+        ::waitpid(server, &status, 0);
+    } else {
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+    }
+    ::close(in[1]);
     ::close(out[0]);
 }
 

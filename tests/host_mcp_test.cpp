@@ -622,6 +622,55 @@ TEST(McpOptions, RestoreToolNameAndNamespace) {
     EXPECT_NE(note.find("max_bytes=500, namespace=\"proj\")"), std::string::npos) << note;
 }
 
+// The restore call a marker spells reaches the store its output went to: a compress into
+// another namespace than the server's names it, and exec under --namespace keeps its output
+// in the server's own (issue 22).
+TEST(McpOptions, EveryMarkersOwnCallRestoresFromItsNamespace) {
+    TempDir home;
+    auto marker_call = [](const Json& result) {
+        const std::string text = first_text(result);
+        const auto at = text.find("sutra_restore(");
+        EXPECT_NE(at, std::string::npos) << text.substr(0, 400);
+        Json args;
+        if (at == std::string::npos) return args;
+        const std::string call = text.substr(at, text.find(')', at) - at);
+        auto field = [&](const std::string& name) -> std::string {
+            const auto p = call.find(name + "=");
+            if (p == std::string::npos) return {};
+            const auto v = p + name.size() + 1;
+            if (call[v] == '"') return call.substr(v + 1, call.find('"', v + 1) - v - 1);
+            return call.substr(v, call.find_first_of(",)", v) - v);
+        };
+        args["id"] = field("id");
+        args["mode"] = field("mode");
+        args["start"] = std::stoull(field("start"));
+        args["end"] = std::stoull(field("end"));
+        if (!field("namespace").empty()) args["namespace"] = field("namespace");
+        return args;
+    };
+    {
+        Server s(home.path);
+        const Json c =
+            s.call("sutra_compress", Json{{"text", big_log(6, 3000)}, {"namespace", "proj"}});
+        const Json args = marker_call(c["result"]);
+        EXPECT_EQ(args.value("namespace", ""), "proj");
+        const Json r = s.call("sutra_restore", args);
+        EXPECT_FALSE(r["result"].value("isError", false)) << r.dump().substr(0, 300);
+    }
+    {
+        Server s(home.path, {}, {"--namespace", "hermes", "--tools", "all"});
+        const Json e = s.call("sutra_exec", Json{{"command", "seq 1 40000; echo error: last"}});
+        const Json args = marker_call(e["result"]);
+        EXPECT_FALSE(args.contains("namespace")); // the server's own: its default
+        const Json r = s.call("sutra_restore", args);
+        ASSERT_FALSE(r["result"].value("isError", false)) << r.dump().substr(0, 300);
+        // `seq` prints its line number on each line: the page starts where the marker said.
+        EXPECT_TRUE(first_text(r["result"])
+                        .starts_with(std::to_string(args["start"].get<std::uint64_t>()) + "\n"))
+            << first_text(r["result"]).substr(0, 80);
+    }
+}
+
 TEST(McpStats, ReportsTextAndStructuredJson) {
     TempDir home;
     Server s(home.path);

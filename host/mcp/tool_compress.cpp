@@ -82,6 +82,10 @@ ToolOutcome call_compress(const Json& args, const ServerOptions& options) {
         return invalid("namespace takes 1-64 of [A-Za-z0-9_.-], not \".\" or \"..\"");
     req.route.kind = core::RestoreRoute::Kind::mcp;
     req.route.tool = options.restore_tool;
+    // The server's restore tool defaults to its own namespace; another one must be named in
+    // every marker, or its restore call would look in the wrong store.
+    if (req.store_namespace != options.store_namespace)
+        req.route.store_namespace = req.store_namespace;
 
     auto config = core::load_config();
     if (!config) return tool_error("sutra's configuration does not load: " + config.error());

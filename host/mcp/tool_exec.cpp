@@ -11,6 +11,7 @@
 #include "host/mcp/tool_defs.hpp"
 #include "host/response_json.hpp"
 
+#include <csignal>
 #include <string>
 
 namespace sutra::host::mcp {
@@ -65,6 +66,8 @@ ToolOutcome call_exec(const Json& args, const ServerOptions& options) {
     if (args.contains("mode")) spec.mode = core::parse_mode(args["mode"].get<std::string>());
     spec.route.kind = core::RestoreRoute::Kind::mcp;
     spec.route.tool = options.restore_tool;
+    // The server's own namespace: its restore tool defaults to it, so markers need not name it.
+    spec.store_namespace = options.store_namespace;
 
     auto config = core::load_config();
     if (!config) return tool_error("sutra's configuration does not load: " + config.error());
@@ -92,6 +95,9 @@ ToolOutcome call_exec(const Json& args, const ServerOptions& options) {
     if (!note.empty()) content.push_back(text_block(std::move(note)));
     Json result{{"content", std::move(content)}, {"structuredContent", std::move(sc)}};
     if (r.exit_code != 0) result["isError"] = true;
+    // The signal was meant for the server too (a host ending it): exec passed it on to the
+    // command and put the server's own handling back; now it takes effect.
+    if (r.received_signal != 0) std::raise(r.received_signal);
     return result;
 }
 
