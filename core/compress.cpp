@@ -254,6 +254,7 @@ Response compress(const Request& req, const Config& cfg) noexcept {
         rec.host = req.host;
         rec.tool = req.tool;
         rec.command_line = req.command;
+        rec.session = req.session;
         rec.shape = std::string(to_string(r.shape));
         rec.outcome = r.rewritten
                           ? "rewritten"

@@ -200,6 +200,7 @@ private:
         req.mode = m_spec.mode;
         req.route = m_spec.route;
         req.store_namespace = m_spec.store_namespace;
+        req.session = m_spec.session;
         req.outliner = m_spec.outliner;
         Config cfg = m_cfg;
         if (r.exit_code == 0 && m_spec.max_view_bytes_on_success > 0)
@@ -268,6 +269,7 @@ private:
         rec.host = "cli";
         rec.tool = "exec";
         rec.command_line = m_spec.command;
+        rec.session = m_spec.session;
         rec.shape = std::string(to_string(m_shape));
         rec.outcome = outcome;
         rec.bytes_in = m_total;

@@ -43,6 +43,7 @@ struct ExecRequest {
     /// The view's ceiling when the command exits 0 and its output fits the window; 0: the
     /// configured one, as for a failure.
     std::uint64_t max_view_bytes_on_success = 0;
+    std::string session; ///< the host's session id, for the stats log
 };
 
 struct ExecElision {

@@ -68,6 +68,9 @@ struct Request {
     std::string store_namespace;
     RestoreRoute route;
     Outliner outliner; ///< optional; see Outliner
+    /// The host's session id, for the stats log (`sutra stats --session`, `sutra statusline`);
+    /// logged only when valid_session_id holds.
+    std::string session;
 };
 
 /// One elided range, in the original's coordinates: bytes are zero-based half-open [begin, end),

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <fcntl.h>
 #include <map>
 #include <sys/stat.h>
@@ -114,6 +116,7 @@ struct Totals {
 };
 
 struct Aggregate {
+    std::map<std::string, Totals> periods; ///< by day or ISO week, when the query asks
     std::map<std::string, Totals> tools;
     std::map<std::string, Totals> shapes;
     std::map<std::string, Totals> commands; ///< only records that name a command
@@ -135,11 +138,38 @@ std::uint64_t number(const nlohmann::json& j, const char* key) {
     return it != j.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
 }
 
-void add_line(Aggregate& agg, std::string_view line) {
+// "2026-W49" for the ISO week holding "2026-12-02"; "" for a day that does not parse.
+std::string iso_week(std::string_view day) {
+    int y = 0;
+    unsigned m = 0, d = 0;
+    if (day.size() != 10 || std::sscanf(std::string(day).c_str(), "%4d-%2u-%2u", &y, &m, &d) != 3)
+        return {};
+    using namespace std::chrono;
+    const year_month_day ymd{year{y}, month{m}, std::chrono::day{d}};
+    if (!ymd.ok()) return {};
+    const sys_days date{ymd};
+    // The week belongs to the year of its Thursday.
+    const sys_days thursday = date + days{3 - static_cast<int>(weekday{date}.iso_encoding() - 1)};
+    const year_month_day t{thursday};
+    const sys_days first{t.year() / January / 1};
+    const auto week = (thursday - first).count() / 7 + 1;
+    return fmt::format("{}-W{:02}", static_cast<int>(t.year()), week);
+}
+
+// The UTC day now, as the log writes it.
+std::string today() {
+    const std::chrono::year_month_day ymd{
+        std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())};
+    return fmt::format("{:04}-{:02}-{:02}", static_cast<int>(ymd.year()),
+                       static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+}
+
+void add_line(Aggregate& agg, std::string_view line, const StatsQuery& query) {
     nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) return;
     auto event = j.find("event");
     if (event == j.end() || !event->is_string()) return;
+    if (!query.session.empty() && label(j, "session") != query.session) return;
     if (*event == "restore") {
         ++agg.restores[label(j, "outcome")];
         return;
@@ -162,6 +192,14 @@ void add_line(Aggregate& agg, std::string_view line) {
     agg.tools[label(j, "tool")].add(t);
     agg.shapes[label(j, "shape")].add(t);
     agg.total.add(t);
+    if (query.period != StatsQuery::Period::none) {
+        const std::string day = label(j, "day");
+        std::string key = query.period == StatsQuery::Period::day ? day : iso_week(day);
+        // Records written before days were logged, or edited by hand.
+        if (key.empty() || (query.period == StatsQuery::Period::day && iso_week(day).empty()))
+            key = "(undated)";
+        agg.periods[key].add(t);
+    }
     if (auto command = j.find("command"); command != j.end() && command->is_string()) {
         // A log edited by hand (or by another writer) must not put arbitrary text in the table.
         const std::string& name = command->get_ref<const std::string&>();
@@ -170,12 +208,12 @@ void add_line(Aggregate& agg, std::string_view line) {
     }
 }
 
-void add_log(Aggregate& agg, const std::string& text) {
+void add_log(Aggregate& agg, const std::string& text, const StatsQuery& query) {
     std::size_t pos = 0;
     while (pos < text.size()) {
         std::size_t nl = text.find('\n', pos);
         if (nl == std::string::npos) nl = text.size();
-        add_line(agg, std::string_view(text).substr(pos, nl - pos));
+        add_line(agg, std::string_view(text).substr(pos, nl - pos), query);
         pos = nl + 1;
     }
 }
@@ -321,6 +359,8 @@ void log_rewrite(const Config& config, const RewriteRecord& record) noexcept {
         j["lines_out"] = record.lines_out;
         j["rules"] = record.rules;
         j["us"] = record.micros;
+        if (valid_session_id(record.session)) j["session"] = record.session;
+        j["day"] = today();
         if (record.tokens_in && record.tokens_out) {
             j["encoding"] = "o200k_base";
             j["tokens_in"] = *record.tokens_in;
@@ -343,28 +383,79 @@ void log_restore(const Config& config, std::string_view outcome) noexcept {
     }
 }
 
-std::string stats_report(const Config& config, bool json) {
-    std::string path = log_path(config);
+bool valid_session_id(std::string_view id) {
+    if (id.empty() || id.size() > 128) return false;
+    for (char c : id)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-' || c == '.' || c == ':'))
+            return false;
+    return true;
+}
+
+namespace {
+
+// Both log files, older first, read from a directory that passes the store's checks (as they
+// are written); `refused` says why they were not read.
+Aggregate read_aggregate(const Config& config, const StatsQuery& query, std::string& refused) {
     Aggregate agg;
-    // The log is read only from a directory that passes the store's checks, as it is written.
-    std::string refused;
     if (auto dir = open_private_dir(resolve_store_dir(config))) {
-        // Older records first, though the totals do not depend on order.
         const std::string name(k_log_name);
-        add_log(agg, read_log(dir->get(), name + ".1"));
-        add_log(agg, read_log(dir->get(), name));
+        add_log(agg, read_log(dir->get(), name + ".1"), query);
+        add_log(agg, read_log(dir->get(), name), query);
     } else if (dir.error().problem != DirProblem::missing) {
         refused = dir.error().message;
     }
+    return agg;
+}
 
-    if (!json) {
-        const std::string note =
-            refused.empty() ? "" : fmt::format("note: stats not read: {}\n", refused);
-        return note + text_report(config, path, agg);
+std::string period_csv(const Aggregate& agg, const StatsQuery& query) {
+    const bool periods = query.period != StatsQuery::Period::none;
+    std::string out = fmt::format(
+        "{},calls,rewritten,bytes_in,bytes_out,saved_bytes,tokens_in,tokens_out,saved_tokens\n",
+        periods ? (query.period == StatsQuery::Period::day ? "day" : "week") : "tool");
+    auto row = [&](const std::string& name, const Totals& t) {
+        // Names are plain (days, weeks) or host tool names: quote those, doubling quotes.
+        std::string quoted = "\"";
+        for (char c : printable(name)) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+        out +=
+            fmt::format("{}\",{},{},{},{},{},{},{},{}\n", quoted, t.calls, t.rewritten, t.bytes_in,
+                        t.bytes_out, t.saved, t.tokens_in, t.tokens_out, t.tokens_saved());
+    };
+    for (const auto& [name, t] : periods ? agg.periods : agg.tools) row(name, t);
+    row("total", agg.total);
+    return out;
+}
+
+} // namespace
+
+std::string stats_report(const Config& config, const StatsQuery& query) {
+    const std::string path = log_path(config);
+    std::string refused;
+    const Aggregate agg = read_aggregate(config, query, refused);
+    if (query.format == StatsQuery::Format::csv) return period_csv(agg, query);
+    const char* period_name = query.period == StatsQuery::Period::day ? "day" : "week";
+    if (query.format == StatsQuery::Format::text) {
+        std::string out = refused.empty() ? "" : fmt::format("note: stats not read: {}\n", refused);
+        if (!query.session.empty()) out += fmt::format("session: {}\n", printable(query.session));
+        if (query.period != StatsQuery::Period::none && !agg.empty()) {
+            out += fmt::format("log: {}\n\n", path);
+            return out + table(period_name, agg.periods, agg.total);
+        }
+        return out + text_report(config, path, agg);
     }
     nlohmann::json out;
     out["log"] = path;
     if (!refused.empty()) out["refused"] = refused;
+    if (!query.session.empty()) out["session"] = query.session;
+    if (query.period != StatsQuery::Period::none) {
+        out["period"] = period_name;
+        out["periods"] = nlohmann::json::array();
+        for (const auto& [name, t] : agg.periods) {
+            nlohmann::json row = totals_json(t);
+            row[period_name] = name;
+            out["periods"].push_back(std::move(row));
+        }
+    }
     out["tools"] = nlohmann::json::object();
     for (const auto& [name, t] : agg.tools) out["tools"][name] = totals_json(t);
     out["shapes"] = nlohmann::json::object();
@@ -382,6 +473,31 @@ std::string stats_report(const Config& config, bool json) {
     out["restores"] = nlohmann::json::object();
     for (const auto& [outcome, count] : agg.restores) out["restores"][outcome] = count;
     return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string stats_report(const Config& config, bool json) {
+    StatsQuery query;
+    query.format = json ? StatsQuery::Format::json : StatsQuery::Format::text;
+    return stats_report(config, query);
+}
+
+std::string statusline_text(const Config& config, std::string_view session) {
+    if (!valid_session_id(session)) return "sutra: no session";
+    StatsQuery query;
+    query.session = std::string(session);
+    std::string refused;
+    const Totals t = read_aggregate(config, query, refused).total;
+    if (t.token_records > 0) {
+        const double pct = t.tokens_in == 0 ? 0.0
+                                            : 100.0 * static_cast<double>(t.tokens_saved()) /
+                                                  static_cast<double>(t.tokens_in);
+        return fmt::format("sutra: {} tokens saved ({:.0f}%) in {} call{}", t.tokens_saved(), pct,
+                           t.calls, t.calls == 1 ? "" : "s");
+    }
+    if (t.calls > 0)
+        return fmt::format("sutra: {} saved ({:.0f}%) in {} call{}", human_bytes(t.saved),
+                           t.saved_percent(), t.calls, t.calls == 1 ? "" : "s");
+    return "sutra: 0 tokens saved";
 }
 
 } // namespace sutra::core

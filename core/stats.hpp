@@ -30,7 +30,24 @@ struct RewriteRecord {
     /// counted (a pass-through, token counting off or unavailable, an original over the cap).
     std::optional<std::uint64_t> tokens_in;
     std::optional<std::uint64_t> tokens_out;
+    std::string session; ///< the host's session id; logged when valid_session_id holds
 };
+
+/// A session id the stats log keeps: 1-128 of [A-Za-z0-9._:-] (every host's ids are such).
+bool valid_session_id(std::string_view id);
+
+/// What `sutra stats` reports: everything, one session, or rows per day or per ISO week.
+struct StatsQuery {
+    std::string session; ///< only this session's records; "" for all
+    enum class Period { none, day, week } period = Period::none;
+    enum class Format { text, json, csv } format = Format::text;
+};
+
+/// The `sutra stats` report for a query (see stats_report below for the unfiltered form).
+std::string stats_report(const Config& config, const StatsQuery& query);
+
+/// The one line Claude Code's status line shows: this session's tokens saved and share.
+std::string statusline_text(const Config& config, std::string_view session);
 
 /// Appends a rewrite record. Never throws; a failure to log is ignored.
 void log_rewrite(const Config& config, const RewriteRecord& record) noexcept;

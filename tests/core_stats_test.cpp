@@ -106,8 +106,9 @@ TEST_F(StatsTest, RewriteAndRestoreRecordsAreJsonLines) {
     EXPECT_EQ(rewrite["lines_out"], 2);
     EXPECT_EQ(rewrite["rules"], nlohmann::json::array({"repeated", "budget"}));
     EXPECT_EQ(rewrite["us"], 123);
+    EXPECT_TRUE(rewrite["day"].is_string()); // the UTC day, for --daily and --weekly
     // Exactly the documented fields: nothing that could carry tool output.
-    EXPECT_EQ(rewrite.size(), 11u);
+    EXPECT_EQ(rewrite.size(), 12u);
 
     auto restore = nlohmann::json::parse(lines[1]);
     EXPECT_EQ(restore, (nlohmann::json{{"event", "restore"}, {"outcome", "ok"}}));
@@ -346,6 +347,76 @@ TEST_F(StatsTest, UnwritableDirectoryIsIgnored) {
     log_rewrite(m_config, record("Bash", "text", 100, 10));
     log_restore(m_config, "ok");
     EXPECT_EQ(read_lines(log()).size(), 2u);
+}
+
+TEST_F(StatsTest, SessionsDaysAndWeeksAreReportedApart) {
+    // Records as the log holds them: two of session A on two days of one week, one of B on a
+    // day of the next week, one without a session and one written before days were logged.
+    fs::create_directories(m_config.store_dir);
+    ::chmod(m_config.store_dir.c_str(), 0700);
+    std::ofstream(log(), std::ios::binary)
+        << R"({"event":"rewrite","tool":"Bash","shape":"text","outcome":"rewritten","bytes_in":1000,"bytes_out":100,"session":"A","day":"2026-11-30"})"
+        << "\n"
+        << R"({"event":"rewrite","tool":"Bash","shape":"text","outcome":"rewritten","bytes_in":500,"bytes_out":100,"session":"A","day":"2026-12-06"})"
+        << "\n"
+        << R"({"event":"rewrite","tool":"Bash","shape":"text","outcome":"rewritten","bytes_in":300,"bytes_out":100,"session":"B","day":"2026-12-07"})"
+        << "\n"
+        << R"({"event":"rewrite","tool":"Grep","shape":"text","outcome":"rewritten","bytes_in":200,"bytes_out":100,"day":"2026-12-07"})"
+        << "\n"
+        << R"({"event":"rewrite","tool":"Grep","shape":"text","outcome":"rewritten","bytes_in":100,"bytes_out":100})"
+        << "\n";
+    ::chmod(log().c_str(), 0600);
+    StatsQuery q;
+    q.format = StatsQuery::Format::json;
+    q.session = "A";
+    auto j = nlohmann::json::parse(stats_report(m_config, q));
+    EXPECT_EQ(j["total"]["calls"], 2);
+    EXPECT_EQ(j["total"]["bytes_in"], 1500);
+    EXPECT_EQ(j["session"], "A");
+    q.session = "nobody";
+    EXPECT_EQ(nlohmann::json::parse(stats_report(m_config, q))["total"]["calls"], 0);
+
+    q.session.clear();
+    q.period = StatsQuery::Period::day;
+    j = nlohmann::json::parse(stats_report(m_config, q));
+    ASSERT_EQ(j["periods"].size(), 4u) << j["periods"].dump();
+    EXPECT_EQ(j["periods"][0]["day"], "(undated)");
+    EXPECT_EQ(j["periods"][3]["day"], "2026-12-07");
+    EXPECT_EQ(j["periods"][3]["calls"], 2);
+    q.period = StatsQuery::Period::week; // 2026-11-30 is a Monday: W49 runs to 2026-12-06
+    j = nlohmann::json::parse(stats_report(m_config, q));
+    ASSERT_EQ(j["periods"].size(), 3u) << j["periods"].dump();
+    EXPECT_EQ(j["periods"][1]["week"], "2026-W49");
+    EXPECT_EQ(j["periods"][1]["calls"], 2);
+    EXPECT_EQ(j["periods"][2]["week"], "2026-W50");
+    q.format = StatsQuery::Format::csv;
+    const std::string csv = stats_report(m_config, q);
+    EXPECT_EQ(
+        csv.substr(0, csv.find('\n')),
+        "week,calls,rewritten,bytes_in,bytes_out,saved_bytes,tokens_in,tokens_out,saved_tokens");
+    EXPECT_NE(csv.find("\n\"2026-W49\",2,2,1500,200,1300,0,0,0\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\n\"total\",5,5,2100,500,1600,0,0,0\n"), std::string::npos) << csv;
+
+    EXPECT_EQ(statusline_text(m_config, "B"), "sutra: 200 B saved (67%) in 1 call");
+    EXPECT_EQ(statusline_text(m_config, "C"), "sutra: 0 tokens saved");
+    EXPECT_EQ(statusline_text(m_config, "bad id"), "sutra: no session");
+}
+
+TEST_F(StatsTest, ARecordKeepsAValidSessionAndToday) {
+    RewriteRecord r = record("Bash", "text", 100, 10);
+    r.session = "63c7aa-01";
+    log_rewrite(m_config, r);
+    r.session = "bad id\nwith a newline";
+    log_rewrite(m_config, r);
+    const auto lines = read_lines(log());
+    ASSERT_EQ(lines.size(), 2u);
+    const auto a = nlohmann::json::parse(lines[0]), b = nlohmann::json::parse(lines[1]);
+    EXPECT_EQ(a["session"], "63c7aa-01");
+    EXPECT_FALSE(b.contains("session"));
+    const std::string day = a["day"];
+    EXPECT_EQ(day.size(), 10u);
+    EXPECT_EQ(day[4], '-');
+    EXPECT_EQ(day[7], '-');
 }
 
 } // namespace

@@ -18,6 +18,7 @@ int cmd_compress(const Args& args);
 int cmd_exec(const Args& args);
 int cmd_restore(const Args& args);
 int cmd_stats(const Args& args);
+int cmd_statusline(const Args& args);
 int cmd_config(const Args& args);
 int cmd_mcp(const Args& args);
 int cmd_tokens(const Args& args);

@@ -5,6 +5,7 @@
 #include "core/exec.hpp"
 #include "core/outline/outline.hpp"
 #include "core/posix_io.hpp"
+#include "core/stats.hpp"
 #include "host/cli/cli.hpp"
 #include "host/response_json.hpp"
 
@@ -28,6 +29,7 @@ const char* const k_exec_usage =
     "options: --mode MODE, --keep PATTERN (repeatable), --json, --mcp-tool NAME,\n"
     "         --max-view-bytes N (a lower ceiling on the view than the configured one),\n"
     "         --max-view-bytes-on-success N (the same for a command that exits 0),\n"
+    "         --session ID (the host's session, for the stats log),\n"
     "         --no-status-line (the host shows the exit status itself)\n";
 
 std::string json_text(const core::ExecResult& r) {
@@ -85,6 +87,14 @@ int cmd_exec(const Args& args) {
             shell_line = *v;
         } else if (a == "--no-status-line") {
             spec.status_line = false;
+        } else if (a == "--session") {
+            auto v = value("--session");
+            if (!v) return 2;
+            if (!core::valid_session_id(*v)) {
+                print_error("--session takes 1-128 of [A-Za-z0-9._:-]");
+                return 2;
+            }
+            spec.session = *v;
         } else if (a == "--shell") {
             // The shell that runs --sh; Claude Code's wrapper names the user's bash or zsh.
             auto v = value("--shell");

@@ -20,7 +20,10 @@ const char* const k_usage =
     "  restore ID [--bytes A-B | --lines A-B | --search TEXT | --full | --all] [--max-bytes N]\n"
     "      print bytes of a stored original (bytes A-B: zero-based, half-open; lines: one-based)\n"
     "  restore ID --critical [--lines A-B]   list the original's error lines as LINE:text\n"
-    "  stats [--json]      savings per tool and shape, restores by outcome\n"
+    "  stats [--json | --csv] [--session ID] [--daily | --weekly]\n"
+    "                      savings per tool, shape and command (one session's, or per day or\n"
+    "                      ISO week), restores by outcome\n"
+    "  statusline          one line of this session's savings, for Claude Code's statusLine\n"
     "  config              the effective settings and where each came from\n"
     "  trust [PATH] [--list | --revoke]   apply a project's .sutra.toml (ignored until trusted)\n"
     "  mcp                 serve sutra's tools over MCP (stdio)\n"
@@ -72,6 +75,7 @@ int main(int argc, char** argv) {
         }
         if (command == "restore") return sutra::host::cmd_restore(args);
         if (command == "stats") return sutra::host::cmd_stats(args);
+        if (command == "statusline") return sutra::host::cmd_statusline(args);
         if (command == "config") return sutra::host::cmd_config(args);
         if (command == "mcp") return sutra::host::cmd_mcp(args);
         if (command == "tokens") return sutra::host::cmd_tokens(args);

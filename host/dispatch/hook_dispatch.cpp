@@ -167,6 +167,9 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
     if (const auto e = decoded.find("exit_code"); e != decoded.end() && e->is_number_integer())
         req.exit_code = e->get<int>();
     req.host = plugin.name();
+    // The host's session id goes to the stats log only (core/stats.hpp, valid_session_id).
+    if (const auto s = decoded.find("session"); s != decoded.end() && s->is_string())
+        req.session = s->get<std::string>();
     if (const auto m = decoded.find("mode"); m != decoded.end() && m->is_string())
         req.mode = core::parse_mode(m->get<std::string>());
     const std::string ns = decoded.value("namespace", std::string());

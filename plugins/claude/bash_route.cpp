@@ -243,6 +243,7 @@ std::string wrap_command(const Wrapper& w, std::string_view command) {
                       " --max-view-bytes-on-success " +
                       std::to_string(w.max_view_bytes_on_success) + " --no-status-line";
     if (!w.mcp_tool.empty()) out += " --mcp-tool " + common::shell_word(w.mcp_tool);
+    if (!w.session.empty()) out += " --session " + common::shell_word(w.session);
     // Always quoted, so the line reaches the shell exactly as the model wrote it.
     std::string quoted = "'";
     for (char c : command) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -263,6 +264,10 @@ std::vector<std::string> wrapper_words(const Wrapper& w) {
     if (!w.mcp_tool.empty()) {
         out.push_back("--mcp-tool");
         out.push_back(w.mcp_tool);
+    }
+    if (!w.session.empty()) {
+        out.push_back("--session");
+        out.push_back(w.session);
     }
     return out;
 }

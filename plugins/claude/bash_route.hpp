@@ -52,6 +52,7 @@ struct Wrapper {
     std::uint64_t max_view_bytes = 8192;
     /// For a command that exits 0: Claude Code shows up to 30,000 characters of a success inline.
     std::uint64_t max_view_bytes_on_success = 28000;
+    std::string session = {}; ///< the host's session id, for sutra's stats log ("": none)
 };
 
 /// `'SUTRA' exec --shell SHELL --max-view-bytes N --max-view-bytes-on-success M

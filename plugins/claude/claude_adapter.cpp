@@ -295,6 +295,9 @@ std::string decode_pre_tool_use(const json& p) {
     if (!plan.route) return common::pass("not routed: " + plan.refusal);
     Wrapper w{program, shell, std::string(), 8192};
     if (restore_route(p).value("kind", std::string()) == "mcp") w.mcp_tool = k_restore_tool;
+    // The session id names the command's record in the stats log (sutra statusline).
+    if (const std::string session = common::string_field(p, "session_id"); valid_session(session))
+        w.session = session;
     // The guard reads the whole command, the kept `cd` part included.
     HostView host = host_view(p.value("cwd", std::string()));
     const char* route = std::getenv("SUTRA_BASH_ROUTE");
@@ -325,7 +328,8 @@ std::string decode_payload(std::string_view payload) {
     json out = {{"action", "compress"},
                 {"tool", tool},
                 {"route", restore_route(p)},
-                {"context", encode_context(tool, *resp)}};
+                {"context", encode_context(tool, *resp)},
+                {"session", common::string_field(p, "session_id")}};
 
     if (is_shell(tool)) {
         const json input = p.value("tool_input", json::object());

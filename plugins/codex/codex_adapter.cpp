@@ -182,11 +182,9 @@ std::string decode_payload(std::string_view payload) {
     if (common::is_restore_command(command)) return common::pass("sutra restore output");
     const auto resp = p.find("tool_response");
     if (resp == p.end() || !resp->is_string()) return common::pass("tool_response is not a string");
-    return json{{"action", "compress"},
-                {"tool", tool},
-                {"command", command},
-                {"output", *resp},
-                {"route", restore_route()}}
+    return json{{"action", "compress"},     {"tool", tool},
+                {"command", command},       {"output", *resp},
+                {"route", restore_route()}, {"session", common::string_field(p, "session_id")}}
         .dump();
 }
 

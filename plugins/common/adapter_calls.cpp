@@ -27,6 +27,12 @@ Options parse_options(std::string_view json_text) {
     return out;
 }
 
+std::string string_field(const nlohmann::json& object, const char* key) {
+    if (!object.is_object()) return {};
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::string pass(const std::string& reason) {
     return nlohmann::ordered_json{{"action", "pass"}, {"reason", reason}}.dump();
 }

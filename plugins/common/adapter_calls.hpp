@@ -30,6 +30,10 @@ struct Options {
 /// The options in `json_text`; defaults for what is missing, or for all when it is not an object.
 Options parse_options(std::string_view json_text);
 
+/// The string at `key`, or "" when it is missing or of another type (a host's optional field,
+/// such as its session id, never costs the call).
+std::string string_field(const nlohmann::json& object, const char* key);
+
 /// Pass-through decode result with a reason (for SUTRA_DEBUG).
 std::string pass(const std::string& reason);
 

@@ -71,6 +71,7 @@ def transform_tool_result(tool_name=None, args=None, result=None, task_id=None, 
                 "args": args if isinstance(args, dict) else {},
                 "result": result,
                 "status": kwargs.get("status"),
+                "session_id": kwargs.get("session_id") if isinstance(kwargs.get("session_id"), str) else "",
             }
         )
     except Exception:
@@ -91,6 +92,7 @@ def transform_terminal_output(
                 "command": command if isinstance(command, str) else "",
                 "output": output,
                 "returncode": returncode if isinstance(returncode, int) else None,
+                "session_id": kwargs.get("session_id") if isinstance(kwargs.get("session_id"), str) else "",
             }
         )
         if view is not None:

@@ -148,7 +148,8 @@ std::string decode_payload(std::string_view payload) {
                 {"route", in_host_layout(home) && registered_mcp(home)
                               ? json{{"kind", "mcp"}, {"tool", k_restore_tool}}
                               : json{{"kind", "cli"}}},
-                {"namespace", store_namespace(home)}};
+                {"namespace", store_namespace(home)},
+                {"session", common::string_field(p, "session_id")}};
 
     if (hook == "transform_terminal_output") {
         const std::string command = p.value("command", std::string());

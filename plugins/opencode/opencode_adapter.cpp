@@ -127,7 +127,10 @@ std::string decode_payload(std::string_view payload) {
     const std::string tool = input.value("tool", std::string());
     // MCP tool ids are <server>_<tool>: sutra's own server's results are restores.
     if (tool.rfind("sutra_", 0) == 0) return common::pass("sutra's own tool");
-    json out = {{"action", "compress"}, {"tool", tool}, {"route", restore_route()}};
+    json out = {{"action", "compress"},
+                {"tool", tool},
+                {"route", restore_route()},
+                {"session", common::string_field(input, "sessionID")}};
 
     if (const auto text = output.find("output"); text != output.end() && text->is_string()) {
         if (!is_shell(tool) && tool != "grep") return common::pass("tool " + tool + " passes");

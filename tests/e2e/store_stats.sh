@@ -115,5 +115,39 @@ check "no argument or output text reaches the stats log" \
 check "the CLI's --command feeds the table too" \
     '"$SUTRA_BIN" stats --json | python3 -c "import json,sys; assert any(c[\"command\"]==\"make\" for c in json.load(sys.stdin)[\"commands\"])" && ! grep -q SECRET "$SUTRA_HOME/stats.jsonl"'
 
+# --- per session (issue 23): two hook calls of session A, one of B, through the real hooks
+rm -rf "$SUTRA_HOME"
+session_payload() { # $1 = session, $2 = output file
+    python3 -c 'import json,sys
+print(json.dumps({"session_id":sys.argv[1],"cwd":"/tmp/p","hook_event_name":"PostToolUse","tool_name":"Bash",
+ "tool_input":{"command":"make"},"tool_response":{"stdout":open(sys.argv[2]).read(),"stderr":"",
+ "interrupted":False}}))' "$1" "$2"; }
+session_payload sess-A "$T/o1.txt" | "$SUTRA_HOST_BIN" --adapter claude > /dev/null
+session_payload sess-A "$T/o2.txt" | "$SUTRA_HOST_BIN" --adapter claude > /dev/null
+session_payload sess-B "$T/o3.txt" | "$SUTRA_HOST_BIN" --adapter claude > /dev/null
+"$SUTRA_BIN" stats --json > "$T/all.json"
+"$SUTRA_BIN" stats --session sess-A --json > "$T/a.json"
+check "stats --session A totals A's two calls alone, with the same total object" \
+    'python3 -c "import json,sys
+a, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a[\"session\"] == \"sess-A\" and a[\"total\"][\"calls\"] == 2, a[\"total\"]
+assert t[\"total\"][\"calls\"] == 3 and set(a[\"total\"]) == set(t[\"total\"]), (a, t)
+assert 0 < a[\"total\"][\"bytes_in\"] < t[\"total\"][\"bytes_in\"]
+" "$T/a.json" "$T/all.json"'
+line_a=$(printf '{"session_id":"sess-A","model":{"id":"x"}}' | "$SUTRA_BIN" statusline)
+line_c=$(printf '{"session_id":"sess-C"}' | "$SUTRA_BIN" statusline)
+saved_a=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["total"]; print(t["saved_tokens"] if t["token_counted"] else "")' "$T/a.json")
+echo "  statusline A: $line_a; statusline C: $line_c"
+check "statusline with A's JSON prints one line with A's figure" \
+    '[ "$(printf "%s\n" "$line_a" | wc -l)" = 1 ] && echo "$line_a" | grep -q "in 2 calls" && { [ -z "$saved_a" ] || echo "$line_a" | grep -q "sutra: $saved_a tokens saved"; }'
+check "statusline for a session with no record says 0" '[ "$line_c" = "sutra: 0 tokens saved" ]'
+check "statusline on bad input still prints one line" '[ "$(printf "not json" | "$SUTRA_BIN" statusline)" = "sutra: no session" ]'
+"$SUTRA_BIN" stats --daily --csv > "$T/daily.csv"
+check "stats --daily --csv: a header, today's row with all three calls, the total" \
+    'head -1 "$T/daily.csv" | grep -q "^day,calls," && grep -q "^\"$(date -u +%F)\",3," "$T/daily.csv" && grep -q "^\"total\",3," "$T/daily.csv"'
+check "stats --weekly --json has one week" \
+    '"$SUTRA_BIN" stats --weekly --json | python3 -c "import json,sys; d=json.load(sys.stdin); assert len(d[\"periods\"]) == 1 and d[\"periods\"][0][\"calls\"] == 3 and \"-W\" in d[\"periods\"][0][\"week\"], d[\"periods\"]"'
+check "a session id that is not plain is refused" '! "$SUTRA_BIN" stats --session "a b" 2>/dev/null'
+
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
