@@ -514,5 +514,45 @@ TEST_F(ClaudePreToolUse, InstallChoosesTheRouteThenUninstallIsByteIdentical) {
     }
 }
 
+// `--statusline` sets Claude Code's statusLine only where the user has none; uninstall gives the
+// bytes back either way.
+TEST_F(ClaudePreToolUse, TheStatusLineIsSetOnlyWhereThereIsNone) {
+    const std::string settings = box.dir.path + "/claude/settings.json";
+    auto p = registry.load("claude");
+    ASSERT_TRUE(p.has_value());
+    auto call = [&](Plugin::Op op, bool statusline) {
+        const json o = {{"host_program", "/opt/sutra/bin/sutra-host"},
+                        {"sutra_program", "/opt/sutra/bin/sutra"},
+                        {"dry_run", false},
+                        {"statusline", statusline}};
+        return json::parse((*p)->call(op, o.dump()).value_or("null"));
+    };
+    const std::string theirs = "{\n  \"statusLine\": {\"type\": \"command\", \"command\": "
+                               "\"~/bin/my-status\"},\n  \"model\": \"opus\"\n}\n";
+    for (const std::string& user :
+         {std::string(), std::string("{\"model\": \"opus\"}\n"), theirs}) {
+        fs::remove_all(box.dir.path + "/claude");
+        fs::create_directories(box.dir.path + "/claude");
+        if (!user.empty()) test::write_file(settings, user);
+        const json r = call(Plugin::Op::install, true);
+        ASSERT_TRUE(r["ok"]) << r.dump();
+        const json doc = json::parse(test::read_file(settings));
+        if (user == theirs) {
+            EXPECT_EQ(doc["statusLine"]["command"], "~/bin/my-status");
+            EXPECT_EQ(call(Plugin::Op::detect, false)["statusline"], "the user's own");
+            EXPECT_NE(r["messages"].dump().find("status line of your own"), std::string::npos);
+        } else {
+            EXPECT_EQ(doc["statusLine"],
+                      (json{{"type", "command"}, {"command", "/opt/sutra/bin/sutra statusline"}}));
+            EXPECT_EQ(call(Plugin::Op::detect, false)["statusline"], "sutra");
+        }
+        ASSERT_TRUE(call(Plugin::Op::uninstall, false)["ok"]);
+        if (user.empty())
+            EXPECT_FALSE(fs::exists(settings));
+        else
+            EXPECT_EQ(test::read_file(settings), user);
+    }
+}
+
 } // namespace
 } // namespace sutra::host

@@ -44,6 +44,7 @@ struct Selection {
     bool dry_run = false;
     std::string bash_route;        // Claude Code's PreToolUse route: always, off (install only)
     bool raise_output_cap = false; // Codex's tool_output_token_limit (install only)
+    bool statusline = false;       // Claude Code's statusLine (install only)
     // MCP tools beyond restore, compress and stats (install only): "files" and "exec" each
     // reach past the host's own permission rules, so each is the user's explicit choice.
     std::vector<std::string> mcp_tools;
@@ -63,6 +64,8 @@ Selection parse_args(const Args& args, bool allow_dry_run, bool allow_wrap = fal
             s.bash_route = "always";
         } else if (args[i] == "--no-wrap-bash" && allow_wrap) {
             s.bash_route = "off";
+        } else if (args[i] == "--statusline" && allow_wrap) {
+            s.statusline = true;
         } else if (args[i] == "--raise-output-cap" && allow_wrap) {
             s.raise_output_cap = true;
         } else if (args[i] == "--mcp-files" && allow_wrap) {
@@ -196,6 +199,7 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
         {"host_program", program}, {"sutra_program", sutra_program()}, {"dry_run", s.dry_run}};
     if (!s.bash_route.empty()) options["bash_route"] = s.bash_route;
     if (s.raise_output_cap) options["raise_output_cap"] = true;
+    if (s.statusline) options["statusline"] = true;
     if (!s.mcp_tools.empty()) options["mcp_tools"] = s.mcp_tools;
     if (!s.profile.empty()) options["profile"] = s.profile;
     int failures = 0;

@@ -447,6 +447,15 @@ common::HookSpec pre_hook_spec(const std::string& host_program,
     return spec;
 }
 
+// `sutra statusline` as Claude Code's statusLine, set only where the user has none.
+common::HookSpec statusline_spec(const std::string& sutra) {
+    common::HookSpec spec;
+    spec.adapter = "statusline";
+    spec.setting = "statusLine";
+    spec.command = common::shell_word(sutra.empty() ? "sutra" : sutra) + " statusline";
+    return spec;
+}
+
 // The installed route: "off" without our PreToolUse hook, else the one its command names.
 std::string installed_route(const common::ojson& settings) {
     const auto pre = common::our_command(settings, pre_hook_spec("", ""));
@@ -496,6 +505,7 @@ struct Adapter {
                 removed.push_back(pre_hook_spec(o.host_program, o.sutra_program));
             else
                 specs.push_back(pre_hook_spec(o.host_program, o.sutra_program, route));
+            if (o.statusline) specs.push_back(statusline_spec(o.sutra_program));
             std::vector<common::FilePlan> plans;
             const auto hooks = common::plan_hooks_install(settings_path(), specs, removed);
             if (hooks) plans.push_back(*hooks);
@@ -512,6 +522,23 @@ struct Adapter {
             auto r = common::apply_plans(plans, o.dry_run);
             if (!hooks) r["messages"].push_back(settings_path() + ": already installed");
             r["messages"].push_back(settings_path() + ": the Bash route is " + route_says(route));
+            if (o.statusline) {
+                const std::string path = settings_path();
+                const auto doc = common::parse_settings(common::read_text(path), path);
+                const auto spec = statusline_spec(o.sutra_program);
+                if (doc.contains("statusLine") && !common::our_command(doc, spec))
+                    r["messages"].push_back(
+                        path +
+                        ": you have a status line of your own, so sutra left it as it is; "
+                        "to show sutra's figure in it, run `" +
+                        spec.command +
+                        "` from it with the same JSON on stdin and print its line beside yours");
+                else
+                    r["messages"].push_back(path +
+                                            ": the status line shows this session's "
+                                            "savings (`" +
+                                            spec.command + "`)");
+            }
             if (o.sutra_program.empty())
                 common::note_no_program(r);
             else if (!mcp)
@@ -525,7 +552,8 @@ struct Adapter {
             std::vector<common::FilePlan> plans;
             const auto hooks = common::plan_hooks_uninstall(
                 settings_path(),
-                {hook_spec(o.host_program), pre_hook_spec(o.host_program, o.sutra_program)});
+                {hook_spec(o.host_program), pre_hook_spec(o.host_program, o.sutra_program),
+                 statusline_spec(o.sutra_program)});
             if (hooks) plans.push_back(*hooks);
             const auto mcp =
                 common::plan_json_uninstall(mcp_config_path(), "mcpServers", is_our_entry);
@@ -573,6 +601,9 @@ struct Adapter {
                 {"installed", cmd.has_value()},
                 {"wrap_bash", route != "off"},
                 {"bash_route", {{"mode", route}, {"says", route_says(route)}}},
+                {"statusline", common::our_command(doc, statusline_spec("")).has_value()
+                                   ? "sutra"
+                                   : (doc.contains("statusLine") ? "the user's own" : "none")},
                 {"uncovered", uncovered},
                 {"path", path},
                 {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},

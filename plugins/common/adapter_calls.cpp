@@ -20,6 +20,7 @@ Options parse_options(std::string_view json_text) {
             r != o.end() && (*r == "auto" || *r == "always" || *r == "off"))
             out.bash_route = r->get<std::string>();
         out.raise_output_cap = o.value("raise_output_cap", false);
+        out.statusline = o.value("statusline", false);
         if (const auto t = o.find("mcp_tools"); t != o.end() && t->is_array())
             for (const auto& name : *t)
                 if (name == "files" || name == "exec") out.mcp_tools.push_back(name);

@@ -24,6 +24,7 @@ struct Options {
     /// (--no-wrap-bash), or "" (not said: "always" stays when installed, else "auto").
     std::string bash_route;
     bool raise_output_cap = false;      ///< Codex: raise tool_output_token_limit (opt-in)
+    bool statusline = false;            ///< Claude Code: sutra's statusLine, where there is none
     std::vector<std::string> mcp_tools; ///< MCP tools beyond the default: "files", "exec"
 };
 

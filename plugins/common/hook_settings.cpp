@@ -5,6 +5,7 @@
 #include "core/json_nesting.hpp"
 #include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/paths.hpp"
+#include "plugins/common/shell_words.hpp"
 
 #include <filesystem>
 #include <stdexcept>
@@ -18,6 +19,27 @@ bool is_our_command(const std::string& command, const std::string& adapter) {
     return command.find("sutra-host") != std::string::npos && command.size() >= tail.size() &&
            command.compare(command.size() - tail.size(), tail.size(), tail) == 0;
 }
+
+bool is_ours(const std::string& command, const HookSpec& spec) {
+    return spec.setting.empty() ? is_our_command(command, spec.adapter)
+                                : sutra_subcommand(command) == spec.adapter;
+}
+
+namespace {
+
+// A setting spec's object when it is ours.
+const ojson* our_setting(const ojson& doc, const HookSpec& spec) {
+    const auto it = doc.find(spec.setting);
+    // Exactly what sutra writes: a user's own entry that merely runs sutra stays theirs.
+    if (it == doc.end() || !it->is_object() || it->size() != 2 ||
+        it->value("type", std::string()) != "command")
+        return nullptr;
+    const auto cmd = it->find("command");
+    return cmd != it->end() && cmd->is_string() && is_ours(cmd->get<std::string>(), spec) ? &*it
+                                                                                          : nullptr;
+}
+
+} // namespace
 
 std::pair<int, char> detect_indent(const std::string& text) {
     const auto nl = text.find('\n');
@@ -48,6 +70,11 @@ ojson parse_settings(const std::optional<std::string>& text, const std::string& 
 }
 
 bool strip_ours(ojson& doc, const HookSpec& spec) {
+    if (!spec.setting.empty()) {
+        if (!our_setting(doc, spec)) return false;
+        doc.erase(spec.setting);
+        return true;
+    }
     bool changed = false;
     auto hooks = doc.find("hooks");
     if (hooks == doc.end() || !hooks->is_object()) return false;
@@ -85,6 +112,10 @@ bool strip_ours(ojson& doc, const HookSpec& spec) {
 }
 
 std::optional<std::string> our_command(const ojson& doc, const HookSpec& spec) {
+    if (!spec.setting.empty()) {
+        const ojson* s = our_setting(doc, spec);
+        return s ? std::optional<std::string>((*s)["command"].get<std::string>()) : std::nullopt;
+    }
     const auto hooks = doc.find("hooks");
     if (hooks == doc.end() || !hooks->is_object()) return std::nullopt;
     const auto event = hooks->find(spec.event);
@@ -100,8 +131,9 @@ std::optional<std::string> our_command(const ojson& doc, const HookSpec& spec) {
 
 namespace {
 
-// Our hook object under spec.event, if any.
+// Our hook object under spec.event (or our setting), if any.
 ojson* our_hook(ojson& doc, const HookSpec& spec) {
+    if (!spec.setting.empty()) return const_cast<ojson*>(our_setting(doc, spec));
     const auto hooks = doc.find("hooks");
     if (hooks == doc.end() || !hooks->is_object()) return nullptr;
     const auto event = hooks->find(spec.event);
@@ -124,6 +156,7 @@ std::string with_hooks(const std::optional<std::string>& original,
     ojson doc = parse_settings(original, path);
     bool changed = false;
     for (const HookSpec& spec : removed) changed = strip_ours(doc, spec) || changed;
+    std::vector<const HookSpec*> check; // what the re-read must find
     for (const HookSpec& spec : specs) {
         if (ojson* ours = our_hook(doc, spec)) {
             // An upgrade or reinstall: only the command changes; the user's own keys stay.
@@ -131,8 +164,17 @@ std::string with_hooks(const std::optional<std::string>& original,
                 (*ours)["command"] = spec.command;
                 changed = true;
             }
+            check.push_back(&spec);
             continue;
         }
+        if (!spec.setting.empty()) {
+            if (doc.contains(spec.setting)) continue; // the user's own: never replaced
+            doc[spec.setting] = ojson{{"type", "command"}, {"command", spec.command}};
+            changed = true;
+            check.push_back(&spec);
+            continue;
+        }
+        check.push_back(&spec);
         changed = true;
         if (doc.contains("hooks") && !doc["hooks"].is_object())
             throw std::runtime_error(path + ": \"hooks\" is not an object; fix it by hand "
@@ -154,8 +196,8 @@ std::string with_hooks(const std::optional<std::string>& original,
     const std::string after = serialize(doc, original);
     // Re-read as the host would: every entry there, with the command asked for.
     const ojson reread = parse_settings(after, path);
-    for (const HookSpec& spec : specs)
-        if (our_command(reread, spec) != spec.command)
+    for (const HookSpec* spec : check)
+        if (our_command(reread, *spec) != spec->command)
             throw std::runtime_error(path + ": sutra could not add its hook safely; nothing was "
                                             "changed");
     for (const HookSpec& spec : removed)

@@ -24,7 +24,15 @@ struct HookSpec {
     std::string command; ///< full command line, e.g. "/usr/bin/sutra-host --adapter claude"
     std::string adapter; ///< adapter name; identifies our entries
     int timeout = 30;
+    /// Not a hook but a top-level setting of the same form, `"KEY": {"type": "command",
+    /// "command": …}` (Claude Code's statusLine): set only where the user has none, ours when its
+    /// command runs `sutra ADAPTER` (adapter then names the sutra subcommand).
+    std::string setting;
 };
+
+/// True when `command` is the one `spec` installs: a sutra-host with `--adapter NAME` for a hook,
+/// a `sutra NAME …` for a setting.
+bool is_ours(const std::string& command, const HookSpec& spec);
 
 /// True for a hook command that runs some sutra-host with `--adapter NAME`.
 bool is_our_command(const std::string& command, const std::string& adapter);
