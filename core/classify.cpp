@@ -627,7 +627,23 @@ bool is_location(std::string_view line) {
     return false;
 }
 
+// The prefix of a memory checker's report lines: `==1234== `, `--1234-- `, `**1234** ` (ASan
+// writes `==1234==ERROR:` with no blank).
+std::size_t content_start(std::string_view l) {
+    if (l.size() < 5) return 0;
+    const char c = l[0];
+    if ((c != '=' && c != '-' && c != '*') || l[1] != c ||
+        !is_digit(static_cast<unsigned char>(l[2])))
+        return 0;
+    std::size_t i = 2;
+    while (i < l.size() && is_digit(static_cast<unsigned char>(l[i]))) ++i;
+    if (i + 1 >= l.size() || l[i] != c || l[i + 1] != c) return 0;
+    i += 2;
+    return i < l.size() && l[i] == ' ' ? i + 1 : i;
+}
+
 bool is_continuation(std::string_view line) {
+    line.remove_prefix(content_start(line));
     if (line.empty() || is_blank(line)) return false;
     const char c = line[0];
     if (c == ' ' || c == '\t' || c == '|' || c == '^' || c == '~' || c == '>' || c == '=')

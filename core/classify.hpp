@@ -87,8 +87,13 @@ std::uint64_t shape_head(std::string_view line);
 /// builds: never stored or shown).
 std::uint64_t content_hash(std::string_view line);
 
+/// Where a line's own text starts: past a memory checker's `==PID== ` (or `--PID-- `, `**PID** `)
+/// prefix, which every line of its report carries.
+std::size_t content_start(std::string_view line);
+
 /// Lines that continue a diagnostic above them: indented, or starting with a caret, pipe,
-/// tilde, `>`, `=`, or pytest's `E `; or a location line.
+/// tilde, `>`, `=`, or pytest's `E `; or a location line. A memory checker's prefix is not part
+/// of the line's own text: its report's separator (`==PID== ` alone) ends a block.
 bool is_continuation(std::string_view line);
 
 /// `path/file.ext:12`, `file.ext:12:5`, `(File.java:12)`, `File "x.py", line 12`, `--> a.rs:1:2`.

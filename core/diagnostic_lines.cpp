@@ -104,19 +104,6 @@ bool is_path_token(std::string_view t) {
 
 } // namespace
 
-// The prefix of a memory checker's report lines: `==1234== `, `--1234-- `, `**1234** ` (ASan
-// writes `==1234==ERROR:` with no blank).
-std::size_t content_start(std::string_view l) {
-    if (l.size() < 5) return 0;
-    const char c = l[0];
-    if ((c != '=' && c != '-' && c != '*') || l[1] != c || !is_digit_at(l, 2)) return 0;
-    std::size_t i = 2;
-    while (is_digit_at(l, i)) ++i;
-    if (i + 1 >= l.size() || l[i] != c || l[i + 1] != c) return 0;
-    i += 2;
-    return i < l.size() && l[i] == ' ' ? i + 1 : i;
-}
-
 // Leading blanks after the checker's prefix, a tab counting as one: how deep a line sits under
 // the ones above it.
 std::size_t indent_of(std::string_view l) {

@@ -49,10 +49,6 @@ bool is_coded_finding(std::string_view line);
 /// a failure verdict, or an error tag.
 bool is_error_report(const KeyMatcher& keys, std::string_view line);
 
-/// Where a line's own text starts: past a memory checker's `==PID== ` (or `--PID-- `, `**PID** `)
-/// prefix, which every line of its report carries.
-std::size_t content_start(std::string_view line);
-
 /// Leading blanks after content_start (a tab counts as one): how deep a line sits under the
 /// ones above it.
 std::size_t indent_of(std::string_view line);

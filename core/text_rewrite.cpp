@@ -95,6 +95,35 @@ std::uint64_t kind_of(std::string_view l) {
     return shape_signature(l.substr(0, end));
 }
 
+// The kind of an error, which decides whether it still gets its context: as kind_of, but
+// tokens with no letter or digit (a caret run under a column, `|`, `-->`) are no words, so
+// shellcheck's `^--^ SC2086 (info): …` and `^-------^ SC2086 (info): …` are one kind whatever
+// the width they underline.
+std::uint64_t error_kind_of(std::string_view l) {
+    std::string words; // only when a token is skipped: most lines take their prefix as it is
+    bool skipped = false;
+    std::size_t at = 0, end = 0;
+    for (int count = 0; count < 3 && at < l.size();) {
+        while (at < l.size() && (l[at] == ' ' || l[at] == '\t')) ++at;
+        const std::size_t b = at;
+        bool alnum = false;
+        while (at < l.size() && l[at] != ' ' && l[at] != '\t' && l[at] != '\n') {
+            const char c = l[at++];
+            alnum |= (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+        }
+        if (b == at) break; // the line's end
+        if (!alnum) {
+            if (!skipped) words.assign(l.substr(0, b));
+            skipped = true;
+            continue;
+        }
+        if (skipped) words.append(l.substr(b, at - b)).push_back(' ');
+        end = at;
+        ++count;
+    }
+    return skipped ? shape_signature(words) : shape_signature(l.substr(0, end));
+}
+
 // What makes an error the same error again: its own text with the lines it sits under and its
 // place below (views into the input, so 200,000 errors cost no copies).
 struct ErrorKey {
@@ -584,7 +613,7 @@ private:
             for (std::size_t i : critical) {
                 if (context_bytes + used > room) break;
                 if (m_location_line[i]) continue; // its error's context is its context
-                if (++seen[kind_of(text(i))] > k_context_per_kind) {
+                if (++seen[error_kind_of(text(i))] > k_context_per_kind) {
                     m_bare[i] = true;
                     continue;
                 }
