@@ -262,6 +262,24 @@ bool is_section_header(std::string_view l) {
     return false;
 }
 
+// A gutter opens with blanks (`   12 |`, `  > 12 |`) so a log's `2024 | ERROR | …` is not one; a
+// numbered listing is digits and a tab.
+bool is_quoted_code(std::string_view l) {
+    std::size_t i = 0;
+    while (i < l.size() && l[i] == ' ') ++i;
+    const bool blanks = i > 0;
+    if (i < l.size() && l[i] == '>') {
+        ++i;
+        while (i < l.size() && l[i] == ' ') ++i;
+    }
+    const std::size_t digits = i;
+    while (is_digit_at(l, i)) ++i;
+    if (i == digits || i - digits > 7 || i >= l.size()) return false;
+    if (l[i] == '\t') return true;
+    return blanks && l[i] == ' ' && i + 1 < l.size() && l[i + 1] == '|' &&
+           (i + 2 == l.size() || l[i + 2] == ' ' || l[i + 2] == '\n' || l[i + 2] == '\r');
+}
+
 bool is_error_report(const KeyMatcher& keys, std::string_view t) {
     if (is_failure_verdict(t)) return true;
     if (keys.level(t) != Level::critical) return false;
@@ -286,6 +304,8 @@ Level line_level(const KeyMatcher& keys, std::string_view t) {
     if (level < Level::critical && (is_labelled_finding(t) || is_coded_finding(t)))
         level = Level::critical;
     if (level == Level::critical && is_subordinate_diagnostic(t)) level = Level::notable;
+    // Quoted source (bandit's excerpt of the `assert` it flags) is the program's words.
+    if (level != Level::none && is_quoted_code(t)) level = Level::none;
     return level;
 }
 

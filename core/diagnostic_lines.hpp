@@ -44,6 +44,11 @@ bool names_rule(std::string_view line);
 /// `path:12:  text  [whitespace/comma] [4]` (the place opens the line; a column is optional).
 bool is_coded_finding(std::string_view line);
 
+/// A line of source code a diagnostic quotes, numbered in a gutter: `   12 |     assert(x);`
+/// (gcc, clang, jest's `  > 12 |`), `639\t    assert obj` (bandit, `cat -n`, `nl`). Its words
+/// are the program's, not the tool's.
+bool is_quoted_code(std::string_view line);
+
 /// An error the output reports, as opposed to a verdict that closes a run (`Fetched … in 2s`,
 /// `exited with 0`, `Build files have been written`, `N newly installed`): an error key word,
 /// a failure verdict, or an error tag.

@@ -78,6 +78,11 @@ TEST(SignalLines, LevelsOfLinesTakenAlone) {
               Level::critical);
     EXPECT_EQ(line_level(keys, "src/port.cc:120:  std::vector<int> v = {1, 2};\n"), Level::none);
     EXPECT_EQ(line_level(keys, "src/hash.c:12: SHA256(input)\n"), Level::none);
+    // Quoted source is the program's words, not the tool's.
+    EXPECT_EQ(line_level(keys, "640\t            assert obj is not None\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "   12 |     throw new Error(\"bad\");\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "  > 7 |   expect(fail()).toBe(6);\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "2024 | ERROR | database unreachable\n"), Level::critical);
 }
 
 TEST(SignalLines, TheCheckersPrefixIsNotIndentation) {
