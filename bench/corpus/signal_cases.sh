@@ -238,7 +238,7 @@ int main(void) {
     Ring r = {calloc(8, sizeof(Record)), 8, 0};
     for (int round = 0; round < 3; ++round) {
         for (int i = 0; i < 9; ++i) ring_put(&r, round * 100 + i);
-        printf("round %d: sum %d, last '%c'\n", round, ring_sum(&r), last_text()[0]);
+        printf("round %d: sum %d, last byte %d\n", round, ring_sum(&r), last_text()[0]);
     }
     free(r.slots);
     return 0;
