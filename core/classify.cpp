@@ -112,6 +112,19 @@ constexpr KeyWord k_builtin[] = {
     {"deprecat", Level::notable},
     {"note:", Level::notable},
     {"summary", Level::notable},
+    // A checker's verdict about a file it would change (black's `would reformat PATH`).
+    {"would reformat", Level::critical},
+    {"would be reformatted", Level::critical},
+    // Logs' severity tags for errors, in capitals as words of their own (npm's `npm ERR!`,
+    // logrus' `ERRO`, syslog's `CRIT`/`EMERG`, Python's `CRITICAL:`, java.util.logging's
+    // `SEVERE:`, zap's `FATL`).
+    {"err", Level::critical, true},
+    {"erro", Level::critical, true},
+    {"crit", Level::critical, true},
+    {"critical", Level::critical, true},
+    {"emerg", Level::critical, true},
+    {"severe", Level::critical, true},
+    {"fatl", Level::critical, true},
     {"caused by", Level::critical},
     {"unresolved", Level::critical},
     {"invalid", Level::notable},
@@ -153,7 +166,7 @@ std::uint32_t opening_slot(const unsigned char* p) {
 
 KeyMatcher::KeyMatcher(const std::vector<std::string>& extra)
     : m_pair_flags(65536, 0), m_openings(65536 / 64, 0) {
-    for (const auto& w : k_builtin) m_words.push_back({std::string(w.text), w.level});
+    for (const auto& w : k_builtin) m_words.push_back({std::string(w.text), w.level, true, w.tag});
     for (const auto& e : extra) {
         if (e.size() < 2) continue; // a one-letter pattern would keep every line
         std::string lower;
@@ -303,6 +316,14 @@ bool KeyMatcher::inside_name(const unsigned char* s,
     return e + 1 < b && s[e] == '.' && is_letter(s[e + 1]);
 }
 
+bool KeyMatcher::tag_at(const unsigned char* s, std::size_t n, std::size_t p, std::size_t len) {
+    const auto word_byte = [](unsigned char c) { return is_alnum(c) || c == '_'; };
+    if ((p > 0 && word_byte(s[p - 1])) || (p + len < n && word_byte(s[p + len]))) return false;
+    for (std::size_t k = p; k < p + len; ++k)
+        if (s[k] >= 'a' && s[k] <= 'z') return false;
+    return true;
+}
+
 Level KeyMatcher::match_at(const unsigned char* s, std::size_t n, std::size_t p, Level best) const {
     const std::uint16_t bucket = m_bucket_of[prefix_of(s[p], s[p + 1])];
     if (!bucket) return best;
@@ -316,7 +337,9 @@ Level KeyMatcher::match_at(const unsigned char* s, std::size_t n, std::size_t p,
                 break;
             }
         }
-        if (match && !(w.builtin && (inside_name(s, n, p, w.text.size()) || negated(s, p))))
+        if (!match) continue;
+        if (w.tag ? tag_at(s, n, p, w.text.size())
+                  : !(w.builtin && (inside_name(s, n, p, w.text.size()) || negated(s, p))))
             best = w.level;
     }
     return best;
@@ -604,7 +627,23 @@ bool is_location(std::string_view line) {
     return false;
 }
 
+// The prefix of a memory checker's report lines: `==1234== `, `--1234-- `, `**1234** ` (ASan
+// writes `==1234==ERROR:` with no blank).
+std::size_t content_start(std::string_view l) {
+    if (l.size() < 5) return 0;
+    const char c = l[0];
+    if ((c != '=' && c != '-' && c != '*') || l[1] != c ||
+        !is_digit(static_cast<unsigned char>(l[2])))
+        return 0;
+    std::size_t i = 2;
+    while (i < l.size() && is_digit(static_cast<unsigned char>(l[i]))) ++i;
+    if (i + 1 >= l.size() || l[i] != c || l[i + 1] != c) return 0;
+    i += 2;
+    return i < l.size() && l[i] == ' ' ? i + 1 : i;
+}
+
 bool is_continuation(std::string_view line) {
+    line.remove_prefix(content_start(line));
     if (line.empty() || is_blank(line)) return false;
     const char c = line[0];
     if (c == ' ' || c == '\t' || c == '|' || c == '^' || c == '~' || c == '>' || c == '=')

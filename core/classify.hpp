@@ -19,6 +19,9 @@ enum class Level : std::uint8_t { none = 0, notable = 2, critical = 3 };
 struct KeyWord {
     std::string_view text;
     Level level;
+    /// A log's severity tag (`npm ERR!`, `CRIT`, `SEVERE:`): it counts only in capitals and as a
+    /// word of its own, so `err` in `stderr`, `ERR_CODE` or `Err(e)` is no tag.
+    bool tag = false;
 };
 
 /// The built-in key words, the list `sutra config` and docs/contract.md describe.
@@ -41,7 +44,10 @@ private:
         std::string text; ///< lower-case
         Level level;
         bool builtin = true; ///< built-in words do not count inside a flag, path or identifier
+        bool tag = false;    ///< in capitals, as a word of its own (KeyWord::tag)
     };
+    /// Whether the tag of `len` bytes at p is written in capitals and stands as a word.
+    static bool tag_at(const unsigned char* s, std::size_t n, std::size_t p, std::size_t len);
     /// The words starting at line[p] (p + 1 < line.size()) that can beat `best`, best first.
     Level match_at(const unsigned char* s, std::size_t n, std::size_t p, Level best) const;
     /// Stride 2: the words starting at q, or at q - 1, that the flags of the pair at q allow.
@@ -81,8 +87,13 @@ std::uint64_t shape_head(std::string_view line);
 /// builds: never stored or shown).
 std::uint64_t content_hash(std::string_view line);
 
+/// Where a line's own text starts: past a memory checker's `==PID== ` (or `--PID-- `, `**PID** `)
+/// prefix, which every line of its report carries.
+std::size_t content_start(std::string_view line);
+
 /// Lines that continue a diagnostic above them: indented, or starting with a caret, pipe,
-/// tilde, `>`, `=`, or pytest's `E `; or a location line.
+/// tilde, `>`, `=`, or pytest's `E `; or a location line. A memory checker's prefix is not part
+/// of the line's own text: its report's separator (`==PID== ` alone) ends a block.
 bool is_continuation(std::string_view line);
 
 /// `path/file.ext:12`, `file.ext:12:5`, `(File.java:12)`, `File "x.py", line 12`, `--> a.rs:1:2`.

@@ -167,6 +167,14 @@ Response run(const Request& req, const Config& cfg) {
                 to.budget_bytes, std::max<std::uint64_t>(k_min_budget, in.size() / 8));
             to.measure = measure;
             to.folds = !shows_file_contents(req.command);
+            // A lean view chosen by a zero exit status still gives the output's own error
+            // reports a failing run's context (text_rewrite.hpp, TextOptions::on_errors).
+            if (mode == Mode::concise && req.mode.value_or(cfg.mode) == Mode::automatic) {
+                const TextOptions failing = text_options(Mode::normal, cfg.max_view_bytes);
+                to.on_errors =
+                    TextOptions::ErrorContext{failing.context_before, failing.context_after,
+                                              failing.max_block, failing.max_line_bytes};
+            }
             plan = rewrite_text(in, lines, r.shape, keys, to);
         }
     }

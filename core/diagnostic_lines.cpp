@@ -7,6 +7,8 @@
 namespace sutra::core {
 namespace {
 
+constexpr std::size_t npos_v = std::string_view::npos;
+
 bool is_digit_at(std::string_view l, std::size_t i) {
     return i < l.size() && l[i] >= '0' && l[i] <= '9';
 }
@@ -23,13 +25,136 @@ bool is_row_position(std::string_view l) {
     return i < l.size() && (l[i] == ' ' || l[i] == '\t');
 }
 
+bool is_upper(char c) {
+    return c >= 'A' && c <= 'Z';
+}
+
+bool is_word_char(char c) {
+    return (c >= 'a' && c <= 'z') || is_upper(c) || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+// `path:LINE` or `path:LINE:COL`, with an optional colon after, where path holds a dot or a
+// slash: the end of that place at the start of `l`, or npos.
+std::size_t place_end(std::string_view l) {
+    std::size_t i = 0;
+    bool named = false;
+    while (i < l.size() && i < 4096 && l[i] != ':' && l[i] != ' ' && l[i] != '\t') {
+        named |= l[i] == '.' || l[i] == '/';
+        ++i;
+    }
+    if (!named || i == 0 || i >= l.size() || l[i] != ':' || !is_digit_at(l, i + 1)) return npos_v;
+    for (int field = 0; field < 2 && i < l.size() && l[i] == ':' && is_digit_at(l, i + 1);
+         ++field) {
+        ++i;
+        while (is_digit_at(l, i)) ++i;
+    }
+    if (i < l.size() && l[i] == ':') ++i;
+    return i == l.size() || l[i] == ' ' || l[i] == '\t' ? i : npos_v;
+}
+
+// A check code at l[i]: 1-4 capitals, then 2-5 digits, then the end or one of ` /:]`.
+bool code_at(std::string_view l, std::size_t i) {
+    std::size_t k = i;
+    while (k < l.size() && k - i < 5 && is_upper(l[k])) ++k;
+    if (k == i || k - i > 4) return false;
+    const std::size_t digits = k;
+    while (is_digit_at(l, k)) ++k;
+    if (k - digits < 2 || k - digits > 5) return false;
+    return k == l.size() || l[k] == ' ' || l[k] == '/' || l[k] == ':' || l[k] == ']';
+}
+
+// A bracketed rule at l[i] == '[': `[B101:assert_used]`, `[E501]`, `[whitespace/comma]`.
+bool bracketed_rule_at(std::string_view l, std::size_t i) {
+    if (code_at(l, i + 1)) return true;
+    std::size_t k = i + 1, slash = 0;
+    while (k < l.size() && k - i <= 64 && (is_word_char(l[k]) || l[k] == '/')) {
+        if (l[k] == '/') {
+            if (slash || k == i + 1) return false;
+            slash = k;
+        }
+        ++k;
+    }
+    return slash && slash + 1 < k && k < l.size() && l[k] == ']';
+}
+
+// A path-like token: it holds a slash (not a URL's `://`) and its last part a file extension.
+bool is_path_token(std::string_view t) {
+    while (!t.empty() &&
+           (t.back() == ':' || t.back() == ',' || t.back() == '.' || t.back() == ';' ||
+            t.back() == ')' || t.back() == ']' || t.back() == '\'' || t.back() == '"'))
+        t.remove_suffix(1);
+    while (!t.empty() &&
+           (t.front() == '(' || t.front() == '[' || t.front() == '\'' || t.front() == '"'))
+        t.remove_prefix(1);
+    if (t.find("://") != std::string_view::npos || t.find('@') != std::string_view::npos)
+        return false;
+    const std::size_t dot = t.rfind('.');
+    if (dot == std::string_view::npos || dot == 0 || dot + 1 >= t.size() || dot + 9 < t.size())
+        return false;
+    const std::size_t slash = t.rfind('/');
+    if (slash != std::string_view::npos && slash > dot) return false;
+    bool letter = false;
+    for (std::size_t k = dot + 1; k < t.size(); ++k) {
+        const char c = t[k];
+        if (!(is_word_char(c) && c != '-')) return false;
+        letter |= !is_digit_at(t, k);
+    }
+    return letter && t[dot - 1] != '/' && t[dot - 1] != '.';
+}
+
 } // namespace
 
-// Leading blanks, a tab counting as one: how deep a line sits under the ones above it.
+// Leading blanks after the checker's prefix, a tab counting as one: how deep a line sits under
+// the ones above it.
 std::size_t indent_of(std::string_view l) {
-    std::size_t i = 0;
+    std::size_t i = content_start(l);
+    const std::size_t from = i;
     while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
-    return i;
+    return i - from;
+}
+
+// TAP's failure verdict (tape, prove, node's TAP reporter, bats, pg_regress): `not ok`, then a
+// blank, a test number or the end. Its success twin `ok N` differs by two words: without this,
+// a failure reads as one more "similar line".
+bool is_failure_verdict(std::string_view l) {
+    const std::size_t i = indent_of(l) + content_start(l);
+    if (l.substr(i, 6) != "not ok") return false;
+    return i + 6 == l.size() || l[i + 6] == ' ' || l[i + 6] == '\n' || l[i + 6] == '\r';
+}
+
+bool names_file(std::string_view l) {
+    std::size_t words = 0;
+    std::string_view last;
+    for (std::size_t i = 0; i < l.size() && i <= 4096;) {
+        while (i < l.size() && (l[i] == ' ' || l[i] == '\t' || l[i] == '\n' || l[i] == '\r')) ++i;
+        const std::size_t b = i;
+        while (i < l.size() && l[i] != ' ' && l[i] != '\t' && l[i] != '\n' && l[i] != '\r') ++i;
+        if (b == i) break;
+        last = l.substr(b, i - b);
+        ++words;
+        if (last.find('/') != std::string_view::npos && is_path_token(last)) return true;
+    }
+    return words <= 3 && !last.empty() && is_path_token(last);
+}
+
+bool names_rule(std::string_view l) {
+    for (std::size_t i = l.find('['); i != std::string_view::npos && i + 3 < l.size();
+         i = l.find('[', i + 1))
+        if (bracketed_rule_at(l, i)) return true;
+    return false;
+}
+
+// `path:12:5 MD013/line-length …` (markdownlint), `path:12:  text  [whitespace/comma] [4]`
+// (cpplint): the place opens the line, then a code as the first word or a bracketed rule. A grep
+// hit (`path:12:text`) names no rule.
+bool is_coded_finding(std::string_view l) {
+    const std::size_t at = place_end(l);
+    if (at == npos_v) return false;
+    std::size_t i = at;
+    while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+    if (i < l.size() && l[i] == '[' && bracketed_rule_at(l, i)) return true;
+    if (code_at(l, i)) return true;
+    return names_rule(l.substr(i));
 }
 
 // A source location: NAME:12: or NAME:12:5, NAME(12,5), "line 12", or a stylish linter's row
@@ -137,14 +262,50 @@ bool is_section_header(std::string_view l) {
     return false;
 }
 
+// A gutter opens with blanks (`   12 |`, `  > 12 |`) so a log's `2024 | ERROR | …` is not one; a
+// numbered listing is digits and a tab.
+bool is_quoted_code(std::string_view l) {
+    std::size_t i = 0;
+    while (i < l.size() && l[i] == ' ') ++i;
+    const bool blanks = i > 0;
+    if (i < l.size() && l[i] == '>') {
+        ++i;
+        while (i < l.size() && l[i] == ' ') ++i;
+    }
+    const std::size_t digits = i;
+    while (is_digit_at(l, i)) ++i;
+    if (i == digits || i - digits > 7 || i >= l.size()) return false;
+    if (l[i] == '\t') return true;
+    return blanks && l[i] == ' ' && i + 1 < l.size() && l[i + 1] == '|' &&
+           (i + 2 == l.size() || l[i + 2] == ' ' || l[i + 2] == '\n' || l[i + 2] == '\r');
+}
+
+bool is_error_report(const KeyMatcher& keys, std::string_view t) {
+    if (is_failure_verdict(t)) return true;
+    if (keys.level(t) != Level::critical) return false;
+    std::string lower(t.substr(0, 512));
+    for (char& c : lower)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    for (std::string_view v :
+         {"exited with", "build files have been written", "newly installed", "fetched "})
+        if (lower.find(v) != std::string::npos) return false;
+    return true;
+}
+
 Level line_level(const KeyMatcher& keys, std::string_view t) {
     Level level = keys.level(t);
+    if (level < Level::critical && is_failure_verdict(t)) level = Level::critical;
     if (level < Level::notable && is_section_header(t)) level = Level::notable;
-    // A warning that names where it is (file:12:5, file(12,5), line 12) is a finding to act on,
-    // as an error is; so is a finding whose severity is a label or a code.
-    if (level == Level::notable && has_location(t) && mentions_warning(t)) level = Level::critical;
-    if (level < Level::critical && is_labelled_finding(t)) level = Level::critical;
+    // A warning that names where it is (file:12:5, file(12,5), line 12) or the file it is about
+    // (a checker's `[warn] src/a.js`) is a finding to act on, as an error is; so is a finding
+    // whose severity is a label or a code, or that names its place and its rule.
+    if (level == Level::notable && mentions_warning(t) && (has_location(t) || names_file(t)))
+        level = Level::critical;
+    if (level < Level::critical && (is_labelled_finding(t) || is_coded_finding(t)))
+        level = Level::critical;
     if (level == Level::critical && is_subordinate_diagnostic(t)) level = Level::notable;
+    // Quoted source (bandit's excerpt of the `assert` it flags) is the program's words.
+    if (level != Level::none && is_quoted_code(t)) level = Level::none;
     return level;
 }
 

@@ -17,6 +17,8 @@ namespace {
 constexpr std::uint64_t k_marker_cost = 320;
 // Room kept for the closing notes.
 constexpr std::uint64_t k_note_room = 1024;
+// Critical line numbers remembered for the markers' counts (8 MiB).
+constexpr std::size_t k_counted_lines = std::size_t{1} << 20;
 
 /// Copies a line into a recycled slot, reusing its buffers.
 void copy_line(StreamPlanner::Line& to, const StreamPlanner::Line& from) {
@@ -186,7 +188,13 @@ void StreamPlanner::take(std::string_view raw_head,
         line.notable = m_prev_level == Level::notable;
         m_prev_text.assign(text);
     }
-    if (line.critical) ++m_critical_seen;
+    if (line.critical) {
+        ++m_critical_seen;
+        if (m_critical_numbers.size() < k_counted_lines)
+            m_critical_numbers.push_back(line.number);
+        else
+            m_counted_all = false;
+    }
 
     if (!m_head_done) {
         const bool fits =
@@ -435,6 +443,12 @@ StreamView StreamPlanner::compose(const std::vector<const Line*>& kept,
         Elision el;
         el.reason = Reason::large_output;
         el.begin = b, el.end = e, el.first_line = first, el.last_line = last;
+        // The critical lines inside, so the reader knows which range holds errors (when every
+        // one up to this range was remembered).
+        const auto& nums = m_critical_numbers;
+        if (m_counted_all || (!nums.empty() && last <= nums.back()))
+            el.keys = static_cast<std::uint64_t>(std::upper_bound(nums.begin(), nums.end(), last) -
+                                                 std::lower_bound(nums.begin(), nums.end(), first));
         if (e <= stop) return marker(el, true, true);
         if (b >= stop || stop != m_stop || m_stop_line < first || m_stop_line > last)
             return marker(el, false, true);

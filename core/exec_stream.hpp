@@ -155,6 +155,12 @@ private:
     LineRing m_tail;
     std::uint64_t m_tail_bytes = 0;
 
+    /// The numbers of the critical lines seen, so each marker can count the ones it holds; past
+    /// k_counted_lines of them (8 MiB) later markers go without a count (the closing line still
+    /// counts them all).
+    std::vector<std::uint64_t> m_critical_numbers;
+    bool m_counted_all = true;
+
     Line m_line;                      ///< the line being looked at (its buffers are reused)
     std::string m_prev_text;          ///< the last short line's text and level: repeats skip the
     Level m_prev_level = Level::none; ///< classifier

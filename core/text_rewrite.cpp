@@ -69,6 +69,9 @@ constexpr std::size_t k_heading_reach = 8;
 // How far below an error its place may be, inside the indented block under it (jest's first
 // frame comes after the diff and the code excerpt).
 constexpr std::size_t k_block_reach = 60;
+// How far below a line naming a rule its place may be for the line to be a finding (bandit's
+// `Location:` is the third line of its block).
+constexpr std::size_t k_rule_reach = 6;
 // Errors of one kind (the shape of their first three words) shown with their context lines
 // regardless of the budget.
 constexpr std::uint32_t k_context_per_kind = 3;
@@ -90,6 +93,35 @@ std::uint64_t kind_of(std::string_view l) {
         while (end < l.size() && l[end] != ' ' && l[end] != '\t' && l[end] != '\n') ++end;
     }
     return shape_signature(l.substr(0, end));
+}
+
+// The kind of an error, which decides whether it still gets its context: as kind_of, but
+// tokens with no letter or digit (a caret run under a column, `|`, `-->`) are no words, so
+// shellcheck's `^--^ SC2086 (info): …` and `^-------^ SC2086 (info): …` are one kind whatever
+// the width they underline.
+std::uint64_t error_kind_of(std::string_view l) {
+    std::string words; // only when a token is skipped: most lines take their prefix as it is
+    bool skipped = false;
+    std::size_t at = 0, end = 0;
+    for (int count = 0; count < 3 && at < l.size();) {
+        while (at < l.size() && (l[at] == ' ' || l[at] == '\t')) ++at;
+        const std::size_t b = at;
+        bool alnum = false;
+        while (at < l.size() && l[at] != ' ' && l[at] != '\t' && l[at] != '\n') {
+            const char c = l[at++];
+            alnum |= (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+        }
+        if (b == at) break; // the line's end
+        if (!alnum) {
+            if (!skipped) words.assign(l.substr(0, b));
+            skipped = true;
+            continue;
+        }
+        if (skipped) words.append(l.substr(b, at - b)).push_back(' ');
+        end = at;
+        ++count;
+    }
+    return skipped ? shape_signature(words) : shape_signature(l.substr(0, end));
 }
 
 // What makes an error the same error again: its own text with the lines it sits under and its
@@ -136,6 +168,7 @@ public:
         m_use_folds = m_opt.folds;
         clean();
         classify();
+        widen_for_error_reports();
         find_folds();
         Plan best;
         // Tighten until the view fits the ceiling: halve the budget, then give up the folds
@@ -171,7 +204,7 @@ private:
     const LineIndex& m_lines;
     Shape m_shape;
     const KeyMatcher& m_keys;
-    const TextOptions& m_opt;
+    TextOptions m_opt; // a copy: a successful run's error reports widen its context
     std::size_t m_n;
 
     std::vector<std::int32_t> m_clean_slot; // index into m_cleaned, or -1; empty: no noise
@@ -191,6 +224,7 @@ private:
     std::vector<std::int32_t> m_fold_of; // index into m_folds, or -1
     std::vector<Fold> m_folds;
     std::vector<State> m_state;
+    std::vector<bool> m_bare; // an error shown without its context (a later one of its kind)
     std::uint64_t m_critical_room = 0; // bytes of critical lines shown at most
     bool m_use_folds = true;           // folds become markers; off, their lines are plain gaps
     bool m_used_ansi = false;
@@ -246,21 +280,31 @@ private:
         // go test's `    main_test.go:12: got 4` under `--- FAIL: TestX`). That line is part
         // of the error, shown with it even when later errors of its kind go without context,
         // and it tells a hundred identical headers apart.
+        // A line that names a rule with its place in the block below (bandit's `>> Issue:
+        // [B101:assert_used] …` over `   Location: path:12`) is a finding just the same. A memory
+        // checker's header may have one line of its own depth under it before the stack (ASan's
+        // `WRITE of size 4 at … thread T0`): the stack's first place in a source file is where
+        // the program went wrong, past the checker's and the C library's frames.
         m_location_line.assign(m_n, false);
         m_location_of.clear();
         for (std::size_t i = 0; i + 1 < m_n; ++i) {
-            if (m_level[i] != Level::critical || has_location(text(i))) continue;
+            const bool error = m_level[i] == Level::critical;
+            if (!error && !names_rule(text(i))) continue;
+            if (has_location(text(i))) continue;
             const std::size_t depth = indent_of(text(i));
-            for (std::size_t j = i + 1; j < m_n && j - i <= k_block_reach; ++j) {
+            const std::size_t reach = error ? k_block_reach : k_rule_reach;
+            for (std::size_t j = i + 1; j < m_n && j - i <= reach; ++j) {
                 const std::string_view t = text(j);
                 if (is_blank(t)) continue;
-                if (indent_of(t) <= depth || (m_level[j] == Level::critical && !is_location(t)))
+                const bool subtitle = j == i + 1 && error && m_level[j] != Level::critical;
+                if ((indent_of(t) <= depth && !subtitle) ||
+                    (m_level[j] == Level::critical && !is_location(t)))
                     break; // out of the block, or another error's own line
-                if (!is_location(t)) continue;
+                if (!is_location(t) || indent_of(t) <= depth) continue;
                 if (m_location_of.empty()) m_location_of.assign(m_n, -1);
                 m_location_of[i] = static_cast<std::int32_t>(j);
                 m_location_line[j] = true;
-                m_level[j] = Level::critical;
+                m_level[i] = m_level[j] = Level::critical;
                 break;
             }
         }
@@ -348,6 +392,22 @@ private:
                 }
             }
             open.emplace_back(depth, i);
+        }
+    }
+
+    // A run that exited 0 but reported errors of its own (valgrind over passing tests, a
+    // sanitizer in recover mode, a linter that exits 0) shows them as a failing run would: the
+    // exit status is the wrapped program's verdict, not the checker's.
+    void widen_for_error_reports() {
+        if (!m_opt.on_errors) return;
+        for (const std::size_t i : m_critical_lines) {
+            if (!is_error_report(m_keys, text(i))) continue;
+            const auto& e = *m_opt.on_errors;
+            m_opt.context_before = std::max(m_opt.context_before, e.before);
+            m_opt.context_after = std::max(m_opt.context_after, e.after);
+            m_opt.max_block = std::max(m_opt.max_block, e.max_block);
+            m_opt.max_line_bytes = std::max(m_opt.max_line_bytes, e.max_line_bytes);
+            return;
         }
     }
 
@@ -490,6 +550,7 @@ private:
     void select(std::uint64_t budget, bool context) {
         reserve_huge(m_state, m_n);
         m_state.assign(m_n, State::dropped);
+        m_bare.assign(m_n, false);
         if (m_use_folds)
             for (const Fold& f : m_folds)
                 for (std::size_t i = f.first; i <= f.last; ++i) m_state[i] = State::folded;
@@ -552,7 +613,10 @@ private:
             for (std::size_t i : critical) {
                 if (context_bytes + used > room) break;
                 if (m_location_line[i]) continue; // its error's context is its context
-                if (++seen[kind_of(text(i))] > k_context_per_kind) continue;
+                if (++seen[error_kind_of(text(i))] > k_context_per_kind) {
+                    m_bare[i] = true;
+                    continue;
+                }
                 const std::size_t from = i >= m_opt.context_before ? i - m_opt.context_before : 0;
                 for (std::size_t j = from; j < i; ++j) context_bytes += keep(j);
                 std::size_t notes = 0;
@@ -614,14 +678,18 @@ private:
         show_cheap_gaps(context);
     }
 
-    // Gaps cheaper to show than to mark are shown.
+    // Gaps cheaper to show than to mark are shown. The context under an error shown bare (a
+    // later one of its kind: its code excerpt, event path and notes repeat the first few's) is
+    // weighed against a later marker's cost, which names only its range.
     void show_cheap_gaps(bool context) {
-        const std::uint64_t fill = context ? k_marker_cost : k_short_marker_cost;
+        bool under_bare = false; // the last error kept above was shown bare
         for (std::size_t i = 0; i < m_n;) {
             if (m_state[i] != State::dropped) {
+                if (m_level[i] == Level::critical && !m_location_line[i]) under_bare = m_bare[i];
                 ++i;
                 continue;
             }
+            const std::uint64_t fill = context && !under_bare ? k_marker_cost : k_short_marker_cost;
             std::size_t j = i;
             std::uint64_t gap = 0;
             for (; j < m_n && m_state[j] == State::dropped; ++j)

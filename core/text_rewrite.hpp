@@ -6,6 +6,7 @@
 #include "core/marker.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +24,13 @@ struct TextOptions {
     /// Runs of repeated or similar lines fold. Off for a file's own contents (source code,
     /// configuration): similar lines of code are each meant, and only a large middle is elided.
     bool folds = true;
+    /// The context a successful run's own error reports get (a memory checker's findings over a
+    /// passing test binary): a failing run's, not the lean one its exit status chose. Set when
+    /// the mode came from the exit status; the budget for other lines stays as it is.
+    struct ErrorContext {
+        std::size_t before = 0, after = 0, max_block = 0, max_line_bytes = 0;
+    };
+    std::optional<ErrorContext> on_errors;
     MarkerContext measure; ///< placeholder context for measuring markers
 };
 

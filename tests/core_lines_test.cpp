@@ -120,9 +120,23 @@ Level reference_level(std::string_view line, const std::vector<std::string>& ext
     for (const KeyWord& w : builtin_key_words()) {
         const std::string word(w.text);
         for (std::size_t at = lower.find(word); at != std::string::npos;
-             at = lower.find(word, at + 1))
+             at = lower.find(word, at + 1)) {
+            if (w.tag) {
+                // A tag: the original bytes in capitals, no letter, digit or '_' either side.
+                auto word_byte = [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                };
+                const std::string orig(line.substr(at, word.size()));
+                bool upper = true;
+                for (char c : orig) upper = upper && !(c >= 'a' && c <= 'z');
+                if (upper && !(at > 0 && word_byte(line[at - 1])) &&
+                    !(at + word.size() < line.size() && word_byte(line[at + word.size()])))
+                    best = std::max(best, w.level);
+                continue;
+            }
             if (!reference_inside_name(lower, at, word.size()) && !reference_negated(lower, at))
                 best = std::max(best, w.level);
+        }
     }
     for (std::string e : extra) {
         if (e.size() < 2) continue;

@@ -8,19 +8,30 @@
 # build-bench/corpus-tools) are installed on first use and reused after. Every step is bounded
 # by `timeout`; a server it starts listens on 127.0.0.1 only and is stopped before the next case.
 #
-#   bash bench/corpus/make_corpus.sh [--check-in] [OUT_DIR]   (default: build-bench/corpus)
+#   bash bench/corpus/make_corpus.sh [--check-in] [--only REGEX] [OUT_DIR]
+#                                                          (default OUT_DIR: build-bench/corpus)
 #
 # --check-in also refreshes tests/data/real/ (the cases ctest runs, see its README.md): every
-# case whose output is at most 1 MiB, copied with its .meta and .keep.
+# case whose output is at most 1 MiB, copied with its .meta and .keep. --only runs just the cases
+# whose names match REGEX (bash =~), leaving every other case in OUT_DIR and tests/data/real/ as
+# it is: a new case is added without re-running the tools of the old ones.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 check_in=0
-if [[ "${1:-}" == --check-in ]]; then check_in=1; shift; fi
+only=""
+while [[ "${1:-}" == --* ]]; do
+    case "$1" in
+    --check-in) check_in=1; shift ;;
+    --only) only="$2"; shift 2 ;;
+    *) echo "unknown option: $1" >&2; exit 2 ;;
+    esac
+done
 out="${1:-$root/build-bench/corpus}"
 here="$(cd "$(dirname "$0")" && pwd)"
 tools="$root/build-bench/corpus-tools"
 mkdir -p "$out" "$tools"
-rm -f "$out"/*.out "$out"/*.meta "$out"/*.keep
+[[ -z $only ]] && rm -f "$out"/*.out "$out"/*.meta "$out"/*.keep
+captured=()
 # A fixed working directory, so paths in the outputs are the same from run to run.
 work=/tmp/sutra-corpus-work
 rm -rf "$work"
@@ -31,6 +42,8 @@ trap 'rm -rf "$work"' EXIT
 # It stops COMMAND after $capture_timeout seconds (300 unless set).
 capture() {
     local name="$1"; shift
+    [[ -n $only && ! $name =~ $only ]] && return 0
+    captured+=("$name")
     local diff=0
     if [[ "$1" == diff ]]; then diff=1; shift; fi
     shift # --
@@ -620,15 +633,17 @@ else
     skip mocha_failures "mocha not installed"
 fi
 
+# Issue 25's cases: TAP, memory errors in passing runs, checker lists, located findings, a big log.
+source "$here/signal_cases.sh"
+
 echo "done: $(ls "$out"/*.out | wc -l) cases"
 
 if [[ $check_in == 1 ]]; then
     dest="$root/tests/data/real"
     mkdir -p "$dest"
-    rm -f "$dest"/*.out "$dest"/*.meta "$dest"/*.keep
-    for f in "$out"/*.out; do
-        (($(wc -c <"$f") <= 1048576)) || continue
-        n="$(basename "$f" .out)"
+    [[ -z $only ]] && rm -f "$dest"/*.out "$dest"/*.meta "$dest"/*.keep
+    for n in "${captured[@]}"; do
+        (($(wc -c <"$out/$n.out") <= 1048576)) || continue
         cp "$out/$n.out" "$out/$n.meta" "$out/$n.keep" "$dest/"
     done
     echo "checked in: $(ls "$dest"/*.out | wc -l) cases, $(du -cb "$dest"/* | tail -1 | cut -f1) bytes -> $dest"

@@ -22,7 +22,19 @@ cap: a case with 800 errors has 800 must-keep lines. A line must stay visible wh
      `FAILED (failures=N)`, `OK`, `added N packages`, `Built target`;
   4. a process exit line (`exited with code N`, `Segmentation fault`, `Killed`, …), or the
      indented location line right below a kept line (`--> src/main.rs:2:19`, `at app.js:3:5`);
-  5. the last non-empty line.
+  5. a failure verdict of a vocabulary with no failure word (TAP's `not ok N`), or a log's
+     error tag in capitals as a word of its own (`npm ERR!`, `CRIT`, `CRITICAL:`, `SEVERE:`);
+  6. a memory checker's finding (valgrind's `==PID== Invalid read of size 4`, a sanitizer's
+     `ERROR: AddressSanitizer: …`) and the first frame of its stack that names a source file
+     (`by 0x…: MyString::Length() const (mystring.h:9)`, `#0 0x… in ring_put ring.c:10`): where
+     the program went wrong, past the checker's and the C library's frames;
+  7. a checker's verdict about one file: a warning or `would reformat` that names a file's path
+     (prettier's `[warn] src/a.js`, black's `would reformat /x/y.py`);
+  8. a finding named by its place and its rule, with no severity word: `path:12:5 MD013/…`
+     (markdownlint), `path:12:  …  [whitespace/comma] [4]` (cpplint), or a line naming a rule in
+     brackets with its place in the block below it (bandit's `>> Issue: [B101:assert_used] …`
+     over `   Location: path:12`, both kept);
+  9. the last non-empty line.
 Error words inside flags, paths and identifiers (`-Werror`, `-Wno-error=x`, `errors.h`,
 `src/error/`, `on_error`, `error_code`, `.error()`) do not count: each word must stand alone.
 
@@ -111,6 +123,23 @@ EXIT = re.compile(
 
 NOTE = re.compile(r":\d+(?::\d+)?:\s+note:")  # a compiler's note: context, not a diagnostic
 
+TAP_FAILURE = re.compile(r"^not ok(?:\s|$)")
+ERROR_TAG = re.compile(r"(?<![\w])(?:ERR|ERRO|CRIT|CRITICAL|EMERG|SEVERE|FATL)(?![\w])")
+# A memory checker's finding, whose stack follows it (the prefix `==PID==` is stripped first).
+MEMORY_FINDING = re.compile(
+    r"\bInvalid (?:read|write|free)\b|\buninitialised value|\bdefinitely lost in loss record\b"
+    r"|\bERROR: \w*Sanitizer\b|\bMismatched free\b|\bConditional jump or move depends\b")
+CHECKER_PREFIX = re.compile(r"^(?:==|--|\*\*)\d+(?:==|--|\*\*) ?")
+# A path with a slash and a file extension, as a word of its own.
+PATH = re.compile(r"(?:^|\s)[\[(]?[\w.@~+-]*/[\w./@~+-]*\.[A-Za-z]\w{0,7}[\])]?(?=[\s:,;.]|$)")
+CHECKER_VERDICT = re.compile(r"\bwould reformat\b|\bwould be reformatted\b")
+WARN = re.compile(r"(?i)(?<![\w./-])warn(?:ing)?(?![\w/-])")
+CODE = r"[A-Z]{1,4}\d{2,5}(?=[\s/:\]]|$)"
+BRACKETED_RULE = re.compile(r"\[(?:" + CODE + r"|[\w-]+/[\w/-]+\])")
+# `path:12[:5][:]` opening the line, then a code as the first word, or a bracketed rule later.
+CODED = re.compile(r"^[^\s:]*[./][^\s:]*:\d+(?::\d+)?:?\s+(?:\[?" + CODE + r"|.*" +
+                   BRACKETED_RULE.pattern + r")")
+
 # A finding in the GNU form with a label or a code instead of a severity word: cppcheck's
 # `FILE:12:5: style: …`, pylint's `FILE:12:5: E1120: …`, flake8's `FILE:12:5: E711 …`.
 LABELLED = re.compile(
@@ -125,12 +154,32 @@ HEADER_PLACE = re.compile(r"\S*[./]\S* line \d+")
 def keep_line(line, parent=""):
     if VERDICT.search(line) or SUMMARY.search(line) or EXIT.search(line) or LABELLED.search(line):
         return True
+    if TAP_FAILURE.search(line) or ERROR_TAG.search(line) or CODED.search(line):
+        return True
+    if CHECKER_VERDICT.search(line) or (WARN.search(line) and PATH.search(line)):
+        return True
     located = LOCATION.search(line) or HEADER_PLACE.search(parent)
     return bool(located and SEVERITY.search(line) and not NOTE.search(line))
 
 
 def indent(raw_line):
+    raw_line = CHECKER_PREFIX.sub("", raw_line, count=1)
     return len(raw_line) - len(raw_line.lstrip(" \t"))
+
+
+def first_place_below(raw, i, reach, subtitle):
+    """The index of the first line naming a source place in the indented block below raw[i]
+    (one line of the same depth may come first when `subtitle`), or None."""
+    depth = indent(raw[i])
+    for j in range(i + 1, min(len(raw), i + 1 + reach)):
+        body = CHECKER_PREFIX.sub("", raw[j], count=1)
+        if not body.strip():
+            return None
+        if indent(raw[j]) <= depth and not (subtitle and j == i + 1):
+            return None
+        if indent(raw[j]) > depth and LOCATION.search(body):
+            return j
+    return None
 
 
 def json_keeps(text):
@@ -178,7 +227,16 @@ def pick(data):
     kept_above = False
     open_lines = []  # (indentation, line): the lines a later, deeper line sits under
     paragraph = ""  # the first line after the last blank one
-    for r, line in zip(raw, lines):
+    for at, (r, line) in enumerate(zip(raw, lines)):
+        # A memory checker's finding, and a rule named over its place: the first place below.
+        body = CHECKER_PREFIX.sub("", line, count=1)
+        if MEMORY_FINDING.search(body) or (BRACKETED_RULE.search(line) and not LOCATION.search(line)):
+            memory = bool(MEMORY_FINDING.search(body))
+            j = first_place_below(raw, at, 60 if memory else 6, memory)
+            if j is not None and len(lines[j]) <= MAX_LINE:
+                if not memory:
+                    keep.append(line)
+                keep.append(lines[j])
         parent = ""
         if not line:
             paragraph = ""
@@ -201,7 +259,7 @@ def pick(data):
             in_trace = False
             keep.append(line)
             continue
-        if keep_line(line, parent):
+        if keep_line(line, parent) or (body != line and keep_line(body.strip(), parent)):
             keep.append(line)
             kept_above = True
             continue
