@@ -567,6 +567,34 @@ TEST(McpExec, RunsACommandAndItsOutputRestoresExactly) {
         0);
 }
 
+// A command past its time limit with two million blank lines printed, and a writer that left its
+// process group holding the pipe: the answer still comes soon after the limit (it once took
+// minutes: the blank lines cost quadratic time), with the lines in one marker.
+TEST(McpExec, APastItsLimitFloodOfBlankLinesIsAnsweredSoon) {
+    TempDir home;
+    Server s(home.path, {}, {"--tools", "all"});
+    const std::string pidfile = home.path + "/writer";
+    const std::string command =
+        "yes '' | head -c 2000000; setsid sh -c 'while :; do echo tick; sleep 0.05; done' & "
+        "echo $! > '" +
+        pidfile + "'; sleep 300";
+    const auto began = std::chrono::steady_clock::now();
+    const Json r = s.call("sutra_exec", Json{{"command", command}, {"timeout_seconds", 1}});
+    const auto took = std::chrono::steady_clock::now() - began;
+    if (const pid_t writer = static_cast<pid_t>(std::atol(sutra::test::read_file(pidfile).c_str()));
+        writer > 0)
+        ::kill(-writer, SIGKILL); // setsid made it a group leader
+    const Json& sc = r["result"]["structuredContent"];
+    ASSERT_TRUE(sc.is_object()) << r.dump().substr(0, 500);
+    EXPECT_EQ(sc["timed_out"], true);
+    EXPECT_TRUE(first_text(r["result"])
+                    .starts_with("\n[sutra: the line above repeats 1999999 more "
+                                 "times"))
+        << first_text(r["result"]).substr(0, 300);
+    // A generous bound (the limit is 1 s): the point is that it is not minutes.
+    EXPECT_LT(took, std::chrono::seconds(6));
+}
+
 // sutra_exec describes its elisions as sutra_compress does (one conversion, host/response_json):
 // a JSON array's elided items carry their count, and each elision says whether it is retained.
 TEST(McpExec, ElisionsMatchCompressIncludingItems) {
