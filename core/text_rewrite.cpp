@@ -26,6 +26,7 @@
 #include "core/text_rewrite.hpp"
 
 #include "core/diagnostic_lines.hpp"
+#include "core/flat_set.hpp"
 #include "core/line_runs.hpp"
 #include "core/utf8.hpp"
 
@@ -287,22 +288,32 @@ private:
         // 404, message File not found") adds only its position: the first copy is the error.
         // A located error is said again only with the same location too, and an indented one
         // only under the same header.
-        std::unordered_set<std::string_view> said;
-        std::unordered_set<ErrorKey, ErrorKeyHash> said_at;
+        std::size_t critical = 0;
+        for (std::size_t i = 0; i < m_n; ++i) critical += m_level[i] == Level::critical ? 1 : 0;
+        LineSet said(critical), said_at(m_parent.empty() && m_location_of.empty() ? 0 : critical);
         auto text_or_none = [&](std::int32_t at) {
             return at >= 0 ? text(static_cast<std::size_t>(at)) : std::string_view{};
         };
+        auto key_of = [&](std::size_t i) {
+            return ErrorKey{text_or_none(heading_of(i)), text_or_none(parent_of(i)), text(i),
+                            text_or_none(location_of(i))};
+        };
+        const std::hash<std::string_view> hash;
         for (std::size_t i = 0; i < m_n; ++i) {
             // A location line goes with its error.
             if (m_level[i] != Level::critical || m_location_line[i]) continue;
+            const auto line = static_cast<std::uint32_t>(i);
             const std::int32_t at = location_of(i);
             if (at < 0 && parent_of(i) < 0) {
-                if (!said.insert(text(i)).second) m_level[i] = Level::none;
+                if (!said.insert(hash(text(i)), line, [&](std::uint32_t a, std::uint32_t b) {
+                        return text(a) == text(b);
+                    }))
+                    m_level[i] = Level::none;
                 continue;
             }
-            const ErrorKey key{text_or_none(heading_of(i)), text_or_none(parent_of(i)), text(i),
-                               text_or_none(at)};
-            if (!said_at.insert(key).second) {
+            if (!said_at.insert(
+                    ErrorKeyHash{}(key_of(i)), line,
+                    [&](std::uint32_t a, std::uint32_t b) { return key_of(a) == key_of(b); })) {
                 m_level[i] = Level::none;
                 if (at >= 0) m_level[static_cast<std::size_t>(at)] = Level::none;
             }
