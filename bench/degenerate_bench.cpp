@@ -6,26 +6,26 @@
 //  - core::compress in process, store off (the rewrite) and on (a private store, as by default);
 //  - `sutra compress FILE` as a whole process beside `wc -l FILE` (the floor: reading the file
 //    and counting its lines), run in turn, and `sutra exec -- cat FILE` beside `cat FILE`;
-//  - with --before PATH, an older `sutra compress` in the same turns, killed past --timeout.
+//  - MCP sutra_exec of `cat FILE; sleep 30` under a 1 s limit: the time to its answer;
+//  - with --before PATH, an older `sutra compress` and MCP sutra_exec in the same turns, killed
+//    past --timeout (and not run on larger sizes once one was).
 //
 //   sutra_degenerate_bench --sutra PATH [--before PATH] [--runs N] [--timeout S]
 //                          [--lines N,N,...] [--inputs NAME,NAME,...]
 
 #include "bench/inputs.hpp"
+#include "bench/process_runs.hpp"
 #include "core/compress.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <optional>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -56,37 +56,6 @@ std::vector<std::string> split(const std::string& s) {
         at = comma + 1;
     }
     return out;
-}
-
-// Runs argv to completion, output to /dev/null; the wall time in ms, or nullopt when it ran past
-// `timeout_s` (it is then killed).
-std::optional<double> run_process_ms(const std::vector<std::string>& argv, double timeout_s) {
-    std::fflush(stdout);
-    const auto t0 = clock_type::now();
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        if (!std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr) ||
-            !std::freopen("/dev/null", "r", stdin))
-            ::_exit(127);
-        std::vector<char*> args;
-        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        ::execvp(args[0], args.data());
-        ::_exit(127);
-    }
-    int status = 0;
-    while (true) {
-        const pid_t done = ::waitpid(pid, &status, WNOHANG);
-        const double ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-        if (done == pid) return ms;
-        if (done < 0 && errno != EINTR) return ms;
-        if (ms > timeout_s * 1000) {
-            ::kill(pid, SIGKILL);
-            ::waitpid(pid, &status, 0);
-            return std::nullopt;
-        }
-        ::usleep(ms < 50 ? 200 : 2000);
-    }
 }
 
 core::Config config_in(const std::string& dir, bool store) {
@@ -146,17 +115,20 @@ int main(int argc, char** argv) {
     std::string header = "| input | lines | MB | in process, store off | in process, store on |";
     std::string rule = "|---|---:|---:|---|---|";
     if (!sutra_bin.empty()) {
-        header += " `sutra compress` | `wc -l` | `sutra exec -- cat` | `cat` |";
-        rule += "---|---|---|---|";
+        header +=
+            " `sutra compress` | `wc -l` | `sutra exec -- cat` | `cat` | MCP `sutra_exec`, 1 s "
+            "limit: answer after |";
+        rule += "---|---|---|---|---|";
     }
     if (!before_bin.empty()) {
-        header += " `sutra compress`, before |";
-        rule += "---|";
+        header += " `sutra compress`, before | MCP `sutra_exec`, before |";
+        rule += "---|---|";
     }
     fmt::print("{}\n{}\n", header, rule);
 
     for (const std::string& name : inputs) {
         bool before_gave_up = false; // past the timeout at a smaller size: larger ones too
+        bool before_mcp_gave_up = false;
         for (const std::size_t lines : sizes) {
             const std::string text = bench::degenerate_output(name, lines);
             if (text.empty()) {
@@ -180,29 +152,51 @@ int main(int argc, char** argv) {
                 row += " " + cell(text.size(), median(t)) + " |";
             }
             if (!sutra_bin.empty()) {
-                std::vector<double> compress, wc, exec, cat, before;
+                std::vector<double> compress, wc, exec, cat, before, mcp, before_mcp;
                 bool before_timed_out = before_gave_up;
+                bool before_mcp_timed_out = before_mcp_gave_up;
+                const std::string slow_cat = "cat '" + file + "'; sleep 30";
                 for (int k = 0; k < runs; ++k) {
                     compress.push_back(
-                        run_process_ms({sutra_bin, "compress", file}, timeout_s).value_or(-1));
-                    wc.push_back(run_process_ms({"wc", "-l", file}, timeout_s).value_or(-1));
-                    exec.push_back(run_process_ms({sutra_bin, "exec", "--", "cat", file}, timeout_s)
-                                       .value_or(-1));
-                    cat.push_back(run_process_ms({"cat", file}, timeout_s).value_or(-1));
+                        bench::run_process_ms({sutra_bin, "compress", file}, timeout_s)
+                            .value_or(-1));
+                    wc.push_back(bench::run_process_ms({"wc", "-l", file}, timeout_s).value_or(-1));
+                    exec.push_back(
+                        bench::run_process_ms({sutra_bin, "exec", "--", "cat", file}, timeout_s)
+                            .value_or(-1));
+                    cat.push_back(bench::run_process_ms({"cat", file}, timeout_s).value_or(-1));
                     if (!before_bin.empty() && !before_timed_out) {
-                        const auto ms = run_process_ms({before_bin, "compress", file}, timeout_s);
+                        const auto ms =
+                            bench::run_process_ms({before_bin, "compress", file}, timeout_s);
                         if (ms)
                             before.push_back(*ms);
                         else
                             before_timed_out = true;
                     }
+                    if (k >= 3) continue; // a second or more each: three will do
+                    mcp.push_back(
+                        bench::mcp_exec_ms(sutra_bin, slow_cat, 1, timeout_s).value_or(-1));
+                    if (!before_bin.empty() && !before_mcp_timed_out) {
+                        const auto ms = bench::mcp_exec_ms(before_bin, slow_cat, 1, timeout_s);
+                        if (ms)
+                            before_mcp.push_back(*ms);
+                        else
+                            before_mcp_timed_out = true;
+                    }
                 }
                 for (const auto* v : {&compress, &wc, &exec, &cat})
                     row += " " + cell(text.size(), median(*v)) + " |";
+                row += fmt::format(" {:.2f} s |", median(mcp) / 1e3);
                 before_gave_up = before_timed_out;
-                if (!before_bin.empty())
-                    row += before_timed_out ? fmt::format(" > {:.0f} s (killed) |", timeout_s)
-                                            : " " + cell(text.size(), median(before)) + " |";
+                before_mcp_gave_up = before_mcp_timed_out;
+                const std::string killed = fmt::format(" > {:.0f} s (killed) |", timeout_s);
+                if (!before_bin.empty()) {
+                    row +=
+                        before_timed_out ? killed : " " + cell(text.size(), median(before)) + " |";
+                    row += before_mcp_timed_out
+                               ? killed
+                               : fmt::format(" {:.2f} s |", median(before_mcp) / 1e3);
+                }
             }
             fmt::print("{}\n", row);
         }
