@@ -2,6 +2,7 @@
 // Deterministic benchmark inputs.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sutra::bench {
@@ -89,6 +90,38 @@ inline std::string stylish_report(std::size_t bytes) {
         out += "\n";
     }
     return out;
+}
+
+/// One line repeated `count` times: the outputs that once took quadratic time (issue 25).
+inline std::string repeated_line(std::string_view line, std::size_t count) {
+    std::string s;
+    s.reserve(line.size() * count);
+    for (std::size_t i = 0; i < count; ++i) s.append(line);
+    return s;
+}
+
+/// `count` one-character lines cycling through a-z: no two neighbours equal, every line its own.
+inline std::string cycling_letters(std::size_t count) {
+    std::string s;
+    s.reserve(2 * count);
+    for (std::size_t i = 0; i < count; ++i) {
+        s += static_cast<char>('a' + i % 26);
+        s += '\n';
+    }
+    return s;
+}
+
+/// A degenerate output of about `lines` lines, by name: blank, spaces, crlf, char, letters,
+/// same, cr (one line of carriage returns, `lines` bytes long). Empty for an unknown name.
+inline std::string degenerate_output(std::string_view name, std::size_t lines) {
+    if (name == "blank") return repeated_line("\n", lines);
+    if (name == "spaces") return repeated_line(" \n", lines);
+    if (name == "crlf") return repeated_line("\r\n", lines);
+    if (name == "char") return repeated_line("x\n", lines);
+    if (name == "letters") return cycling_letters(lines);
+    if (name == "same") return repeated_line("step 12345 compiling module_7.cpp ok\n", lines);
+    if (name == "cr") return repeated_line("\r", lines);
+    return {};
 }
 
 } // namespace sutra::bench

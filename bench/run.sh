@@ -5,7 +5,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SUTRA_BENCH_BUILD:-$root/build-bench}"
 "$root/scripts/setup.sh"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DSUTRA_BENCH=ON >/dev/null
-cmake --build "$build" -j "$(nproc)" --target sutra sutra-host sutra_plugin_claude sutra_bench core_bench sutra_savings
+cmake --build "$build" -j "$(nproc)" --target sutra sutra-host sutra_plugin_claude sutra_bench core_bench sutra_savings \
+  sutra_degenerate_bench
 # The outline benchmark exists only when tree-sitter could be fetched at configure time.
 cmake --build "$build" -j "$(nproc)" --target sutra_outline_bench 2>/dev/null || true
 echo "## figures ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -16,6 +17,9 @@ gen="yes 'step 12345 compiling module_7.cpp ok, cache hit ratio 0.93' | head -c 
 /usr/bin/time -f "| pipeline | cat | %e s wall | %U s user | %M KiB peak RSS |" sh -c "$gen | cat > /dev/null"
 /usr/bin/time -f "| pipeline | sutra exec --sh | %e s wall | %U s user | %M KiB peak RSS |" \
   env SUTRA_HOME="$build/exec-store" "$build/host/sutra" exec --sh "$gen" > /dev/null
+echo
+echo "## outputs of one line over and over: time per MB beside \`wc -l\` and \`cat\`"
+"$build/bench/sutra_degenerate_bench" --sutra "$build/host/sutra"
 echo
 echo "## hot loops (Google Benchmark)"
 "$build/bench/core_bench" --benchmark_min_time=0.2 2>/dev/null | grep -E '^BM_|^Benchmark'

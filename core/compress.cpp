@@ -2,6 +2,7 @@
 
 #include "core/classify.hpp"
 #include "core/json_rewrite.hpp"
+#include "core/line_runs.hpp"
 #include "core/lines.hpp"
 #include "core/printed_file.hpp"
 #include "core/shape.hpp"
@@ -25,8 +26,9 @@ namespace {
 constexpr std::uint64_t k_min_budget = 2048;
 
 // From this size the store id (a keyed hash at ~600 MB/s) is computed on a second thread while
-// the rewrite plans: a 30 MB log's 50 ms of hashing then costs no wait.
-constexpr std::uint64_t k_hash_aside_bytes = std::uint64_t{1} << 20;
+// the rewrite plans: a 30 MB log's 50 ms of hashing then costs no wait, nor a 1 MB one's 1.6 ms
+// (starting the thread costs about 0.1 ms).
+constexpr std::uint64_t k_hash_aside_bytes = std::uint64_t{256} << 10;
 
 // JSON views aim for these sizes; markers inside strings make them a little larger.
 std::uint64_t json_target(Mode mode, std::uint64_t ceiling) {
@@ -73,10 +75,11 @@ Response run(const Request& req, const Config& cfg) {
     default:
         break;
     }
-    const LineIndex lines = index_lines(in);
-    r.original_lines = lines.count();
+    // Long runs of identical lines condensed as they are indexed (core/line_runs.hpp).
+    const CondensedLines lines = index_condensed(in);
+    r.original_lines = lines.original_lines();
     const bool small = in.size() < cfg.min_bytes ||
-                       (lines.count() < cfg.min_lines && in.size() <= cfg.max_view_bytes);
+                       (r.original_lines < cfg.min_lines && in.size() <= cfg.max_view_bytes);
     if (small) return pass(std::move(r), "small");
     // A printed file: every line is meant, whole up to the ceiling (core/printed_file.hpp).
     const bool printed = r.shape != Shape::json && is_printed_file(req, in);
@@ -139,7 +142,10 @@ Response run(const Request& req, const Config& cfg) {
     std::optional<Plan> outlined;
     if (printed && req.outliner) {
         const auto outline = req.outliner(in, printed_file_name(req.command));
-        outlined = outline_plan(in, lines, outline, cfg.max_view_bytes, measure);
+        // The outline names original lines: a condensed index is indexed again in full.
+        const LineIndex full = lines.condensed() ? index_lines(in) : LineIndex{};
+        outlined = outline_plan(in, lines.condensed() ? full : lines.index, outline,
+                                cfg.max_view_bytes, measure);
     }
     if (outlined) {
         plan = std::move(*outlined);

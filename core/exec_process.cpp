@@ -378,7 +378,7 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
             killed = true;
             end.timed_out = now < kill_at;
             while (!reaped) reap(0);
-            drain_to = std::min(drain_to, now + k_drain_grace);
+            drain_to = std::min(drain_to, now + (end.timed_out ? k_timeout_drain : k_drain_grace));
         }
         if (reaped && (out < 0 || now >= drain_to)) break;
 

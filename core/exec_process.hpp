@@ -8,7 +8,8 @@
 //    then stepping out into a group of its own; it holds the read end of a pipe only sutra
 //    writes) sees sutra die, even by SIGKILL and even as the command starts, and stops the
 //    group the same way;
-//  - a time limit kills the group (SIGKILL) and is a hard bound on the wait;
+//  - a time limit kills the group (SIGKILL) and is a hard bound on the wait: the pipe is read
+//    k_timeout_drain more at most;
 //  - the command's own exit ends the wait within k_drain_grace, even if a background child keeps
 //    the pipe open and keeps writing.
 // When sutra is a shell's foreground job on a terminal (it leads its process group and reads the
@@ -28,6 +29,10 @@ namespace sutra::core {
 
 /// After the command's first process exits, the pipe is read at most this much longer.
 inline constexpr std::chrono::milliseconds k_drain_grace{1000};
+/// After the time limit kills the group, what it printed is in the pipe already: it is read
+/// at most this much longer (only a process that left the group can still write), so the
+/// answer, compressed, follows the limit within a second.
+inline constexpr std::chrono::milliseconds k_timeout_drain{250};
 /// After a terminating signal is passed on to the group, SIGKILL follows this much later.
 inline constexpr std::chrono::milliseconds k_kill_grace{2000};
 

@@ -1,5 +1,7 @@
 #include "core/lines.hpp"
 
+#include "core/byte_scan.hpp"
+
 #include <cstdint>
 #include <cstring>
 #include <sys/mman.h>
@@ -17,23 +19,18 @@ void advise_huge_pages(const void* data, std::size_t bytes) noexcept {
 
 LineIndex index_lines(std::string_view s) {
     LineIndex index;
-    // Room for lines of 16 bytes on average: logs rarely average less, so a large index is not
-    // regrown (a copy of all of it, each time). Room never written costs address space only.
-    reserve_huge(index.starts, s.size() / 16 + 2);
-    const char* base = s.data();
-    const char* p = base;
-    const char* end = base + s.size();
     if (s.empty()) {
         index.starts.push_back(0);
         return index;
     }
+    // Counted first, so the index is never regrown (a copy of all of it, each time): a million
+    // one-byte lines need a million entries, a log of long lines far fewer.
+    reserve_huge(index.starts, count_newlines(s) + 2);
     index.starts.push_back(0);
-    while (p < end) {
-        const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-        if (!nl) break;
-        p = static_cast<const char*>(nl) + 1;
-        if (p < end) index.starts.push_back(static_cast<std::uint64_t>(p - base));
-    }
+    for_each_newline(s, [&](std::size_t pos) {
+        if (pos + 1 < s.size()) index.starts.push_back(pos + 1);
+        return true;
+    });
     index.starts.push_back(s.size());
     return index;
 }

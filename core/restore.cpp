@@ -4,6 +4,7 @@
 #include "core/config.hpp"
 #include "core/lines.hpp"
 #include "core/marker.hpp"
+#include "core/ranges.hpp"
 #include "core/stats.hpp"
 #include "core/store_options.hpp"
 #include "core/text_rewrite.hpp"
@@ -21,6 +22,8 @@ namespace {
 
 constexpr std::size_t k_max_query_bytes = 200;
 constexpr std::size_t k_max_matches = 20;
+// A listing of error lines holds at least one row: `LINE:`, some of the line, and its newline.
+constexpr std::uint64_t k_min_listing_bytes = 64;
 
 std::unexpected<RestoreError> fail(RestoreError::Code code, std::string message) {
     return std::unexpected(RestoreError{code, std::move(message)});
@@ -86,6 +89,55 @@ void page(RestoreResult& result,
     result.end = begin + take;
 }
 
+/// The error lines among lines first-last as `LINE:text` rows: whole rows while they fit the
+/// bound, then `next_lines` names the rest. A row alone longer than the bound is cut (never to
+/// nothing) and `rest` names the bytes of its line that follow.
+void list_critical(RestoreResult& result,
+                   std::string_view content,
+                   const std::vector<std::uint64_t>& starts,
+                   const std::vector<std::size_t>& critical,
+                   std::uint64_t first,
+                   std::uint64_t last,
+                   std::uint64_t max_bytes) {
+    bool full = false;
+    for (const std::size_t i : critical) {
+        const std::uint64_t line = i + 1;
+        if (line < first) continue;
+        if (line > last) break;
+        ++result.critical_total;
+        if (result.next_lines) continue;
+        if (full) {
+            result.next_lines = std::pair{line, last};
+            continue;
+        }
+        std::string_view text = content.substr(starts[i], starts[i + 1] - starts[i]);
+        if (text.ends_with('\n')) text.remove_suffix(1);
+        std::string row = fmt::format("{}:", line);
+        if (result.text.size() + row.size() + text.size() + 1 <= max_bytes) {
+            row.append(text);
+            row += '\n';
+            result.text += row;
+            result.matches.push_back(SearchMatch{line, starts[i]});
+            continue;
+        }
+        if (!result.text.empty()) {
+            result.next_lines = std::pair{line, last};
+            continue;
+        }
+        // Alone longer than the page: its start (at least one character), the rest by bytes.
+        const std::size_t room = max_bytes - row.size() - 1;
+        const std::size_t cut = utf8_cut(text, room);
+        row.append(text.substr(0, cut));
+        row += '\n';
+        result.text = std::move(row);
+        result.matches.push_back(SearchMatch{line, starts[i]});
+        result.clipped = true;
+        result.rest = std::pair{starts[i] + cut, starts[i] + text.size()};
+        result.rest_line = line;
+        full = true;
+    }
+}
+
 std::expected<RestoreResult, RestoreError> restore_impl(const Store& store, const RestoreQuery& q) {
     using Code = RestoreError::Code;
     if (!valid_id(q.id)) return std::unexpected(from_store({StoreErrc::bad_id, {}}, q.id));
@@ -112,32 +164,17 @@ std::expected<RestoreResult, RestoreError> restore_impl(const Store& store, cons
 
     switch (q.mode) {
     case RestoreMode::bytes: {
-        const auto exist =
-            fmt::format("bytes 0-{} exist (zero-based, end exclusive)", content.size());
-        if (q.start > q.end)
-            return fail(Code::bad_range,
-                        fmt::format("bytes {}-{} run backwards; {}", q.start, q.end, exist));
-        if (q.start > content.size())
-            return fail(Code::bad_range,
-                        fmt::format("byte {} is past the end; {}", q.start, exist));
-        const std::uint64_t end = std::min<std::uint64_t>(q.end, content.size());
-        page(result, content, q.start, end, max_bytes, false);
+        const auto range = check_byte_range(q.start, q.end, content.size());
+        if (!range) return fail(Code::bad_range, range.error());
+        page(result, content, range->first, range->second, max_bytes, false);
         break;
     }
     case RestoreMode::lines: {
-        if (lines == 0) return fail(Code::bad_range, "the original is empty; it has no lines");
-        const auto exist = fmt::format("lines 1-{} exist", lines);
-        if (q.start == 0)
-            return fail(Code::bad_range, fmt::format("lines are numbered from 1; {}", exist));
-        if (q.start > q.end)
-            return fail(Code::bad_range,
-                        fmt::format("lines {}-{} run backwards; {}", q.start, q.end, exist));
-        if (q.start > lines)
-            return fail(Code::bad_range,
-                        fmt::format("line {} is past the end; {}", q.start, exist));
-        // Like a byte range's end, a last line past the end is clamped.
-        const std::uint64_t last = std::min(q.end, lines);
-        page(result, content, starts[q.start - 1], starts[last], max_bytes, true);
+        // The one rule of every line range (core/ranges.hpp): a last line past the end is
+        // clamped, like a byte range's end.
+        const auto span = check_line_span({q.start, q.end}, lines);
+        if (!span) return fail(Code::bad_range, span.error());
+        page(result, content, starts[span->first - 1], starts[span->last], max_bytes, true);
         break;
     }
     case RestoreMode::full:
@@ -145,39 +182,21 @@ std::expected<RestoreResult, RestoreError> restore_impl(const Store& store, cons
         break;
     case RestoreMode::critical: {
         std::uint64_t first = 1, last = lines;
-        if (q.start != 0 || q.end != 0) {
-            const auto exist = fmt::format("lines 1-{} exist", lines);
-            if (q.start == 0 || q.start > q.end || q.start > lines)
-                return fail(Code::bad_range,
-                            fmt::format("lines {}-{} do not name lines of the original; {}",
-                                        q.start, q.end, exist));
-            first = q.start;
-            last = std::min(q.end, lines);
+        if (q.range_given || q.start != 0 || q.end != 0) {
+            const auto span = check_line_span({q.start, q.end}, lines);
+            if (!span) return fail(Code::bad_range, span.error());
+            first = span->first;
+            last = span->last;
         }
+        if (max_bytes < k_min_listing_bytes)
+            return fail(Code::bad_range,
+                        fmt::format("the error lines are listed whole, a line a row: max_bytes {} "
+                                    "cannot hold one; ask for at least {}",
+                                    max_bytes, k_min_listing_bytes));
         // Classified over the whole original, as the rewrite did, then cut to the window.
         const KeyMatcher keys(q.keep_patterns);
         const std::vector<std::size_t> critical = critical_lines(content, index, keys);
-        const std::size_t width = max_bytes / 4;
-        for (const std::size_t i : critical) {
-            const std::uint64_t line = i + 1;
-            if (line < first) continue;
-            if (line > last) break;
-            ++result.critical_total;
-            if (result.next_lines) continue;
-            std::string_view text = content.substr(starts[i], starts[i + 1] - starts[i]);
-            if (text.ends_with('\n')) text.remove_suffix(1);
-            if (text.size() > width) {
-                text = text.substr(0, utf8_cut(text, width));
-                result.clipped = true;
-            }
-            const auto entry = fmt::format("{}:{}\n", line, text);
-            if (!result.matches.empty() && result.text.size() + entry.size() > max_bytes) {
-                result.next_lines = std::pair{line, last};
-                continue;
-            }
-            result.text += entry;
-            result.matches.push_back(SearchMatch{line, starts[i]});
-        }
+        list_critical(result, content, starts, critical, first, last, max_bytes);
         break;
     }
     case RestoreMode::search: {
@@ -231,8 +250,11 @@ std::string restore_note(const RestoreQuery& query,
     if (query.mode == RestoreMode::critical) {
         note +=
             fmt::format("{} of {} lines with errors", result.matches.size(), result.critical_total);
-        if (query.start != 0) note += fmt::format(" in lines {}-{}", query.start, query.end);
-        if (result.clipped) note += "; long lines were clipped (--lines N-N gives one whole)";
+        if (query.range_given || query.start != 0 || query.end != 0)
+            note += fmt::format(" in lines {}-{}", query.start, query.end);
+        if (result.rest)
+            note += fmt::format("; line {} is longer than the page, its rest is bytes {}-{}",
+                                result.rest_line, result.rest->first, result.rest->second);
     } else if (query.mode == RestoreMode::search) {
         note += fmt::format("{} {} for the literal query", result.matches.size(),
                             result.matches.size() == 1 ? "match" : "matches");
@@ -243,6 +265,16 @@ std::string restore_note(const RestoreQuery& query,
         if (result.clipped) note += "; a line longer than the bound was cut";
     }
     note += '\n';
+    if (result.rest) {
+        RestoreCall rest;
+        rest.id = query.id;
+        rest.mode = "bytes";
+        rest.start = result.rest->first;
+        rest.end = result.rest->second;
+        rest.max_bytes = next_max_bytes;
+        note += "rest of line " + std::to_string(result.rest_line) + ": " +
+                spell_restore(route, rest) + "\n";
+    }
     // A paged byte range goes on by bytes; a paged listing of error lines by its line window.
     const auto next_range = result.next ? result.next : result.next_lines;
     if (next_range) {

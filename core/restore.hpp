@@ -26,6 +26,8 @@ struct RestoreQuery {
     std::string query;       ///< search: a literal, at most 200 bytes
     std::uint64_t max_bytes = 8192;         ///< response bound, clamped to k_restore_hard_cap
     std::vector<std::string> keep_patterns; ///< critical: the configuration's key words
+    /// critical: start-end were given (checked as --lines are); else the whole original.
+    bool range_given = false;
 };
 
 struct SearchMatch {
@@ -42,6 +44,10 @@ struct RestoreResult {
     std::uint64_t total_bytes = 0;
     std::uint64_t total_lines = 0;
     bool clipped = false; ///< a single line longer than the bound was cut
+    /// critical: the page's first line alone is longer than the bound; the page holds its start
+    /// and these bytes of the original are the rest of it (line `rest_line`).
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> rest;
+    std::uint64_t rest_line = 0;
     /// The byte range still to read to finish the request, when the bound cut it short.
     std::optional<std::pair<std::uint64_t, std::uint64_t>> next;
     std::vector<SearchMatch> matches; ///< search and critical

@@ -1,5 +1,6 @@
 #include "core/shape.hpp"
 
+#include "core/byte_scan.hpp"
 #include "core/json_rewrite.hpp"
 #include "core/utf8.hpp"
 
@@ -19,13 +20,12 @@ bool starts_with(std::string_view s, std::string_view p) {
 // Calls f(line) for each line (without its '\n'); stops when f returns false.
 template <class F> void each_line(std::string_view s, F&& f) {
     std::size_t pos = 0;
-    while (pos < s.size()) {
-        const void* nl = std::memchr(s.data() + pos, '\n', s.size() - pos);
-        const std::size_t end =
-            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - s.data()) : s.size();
-        if (!f(s.substr(pos, end - pos))) return;
+    const bool whole = for_each_newline(s, [&](std::size_t end) {
+        const std::string_view line = s.substr(pos, end - pos);
         pos = end + 1;
-    }
+        return f(line);
+    });
+    if (whole && pos < s.size()) f(s.substr(pos));
 }
 
 bool is_hunk_header(std::string_view line) {
@@ -49,42 +49,42 @@ bool is_hunk_header(std::string_view line) {
 } // namespace
 
 bool contains_diff(std::string_view s) {
-    // One pass over line starts: only lines beginning with 'd', '+' or 'F' need a closer look.
-    std::string_view prev, prev2; // the two lines before this one
-    std::size_t pos = 0;
-    while (pos < s.size()) {
-        const void* nl = std::memchr(s.data() + pos, '\n', s.size() - pos);
-        const std::size_t end =
-            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - s.data()) : s.size();
-        std::string_view line = s.substr(pos, end - pos);
+    // Only lines beginning with 'd', '@' or 'F' need a look, so the loop over line starts does
+    // nothing else; a hunk header looks back at the two lines before it itself.
+    const auto line_at = [&](std::size_t begin) {
+        const std::size_t end = std::min(s.find('\n', begin), s.size());
+        std::string_view line = s.substr(begin, end - begin);
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (!line.empty()) {
-            switch (line[0]) {
-            case 'd':
-                if (starts_with(line, "diff --git ") || starts_with(line, "diff --cc ") ||
-                    starts_with(line, "diff --combined "))
-                    return true;
-                break;
-            case '@':
-                // "--- a" then "+++ b" then a hunk header.
-                if (starts_with(prev, "+++ ") && starts_with(prev2, "--- ") && is_hunk_header(line))
-                    return true;
-                break;
-            case 'F':
-                // format-patch mail: "From <40 hex> Mon Sep 17 00:00:00 2001"
-                if (starts_with(line, "From ") && line.size() >= 45 &&
-                    line.find(" Mon Sep 17 00:00:00 2001") != std::string_view::npos)
-                    return true;
-                break;
-            default:
-                break;
-            }
+        return line;
+    };
+    // The start of the line before the one starting at `begin` (> 0).
+    const auto line_before = [&](std::size_t begin) {
+        const std::size_t newline = begin >= 2 ? s.rfind('\n', begin - 2) : std::string_view::npos;
+        return newline == std::string_view::npos ? 0 : newline + 1;
+    };
+    const auto diff_at = [&](std::size_t begin) {
+        const std::string_view line = line_at(begin);
+        switch (line.empty() ? '\0' : line[0]) {
+        case 'd':
+            return starts_with(line, "diff --git ") || starts_with(line, "diff --cc ") ||
+                   starts_with(line, "diff --combined ");
+        case '@': {
+            // "--- a" then "+++ b" then a hunk header.
+            if (begin == 0 || !is_hunk_header(line)) return false;
+            const std::size_t prev = line_before(begin);
+            return prev > 0 && starts_with(line_at(prev), "+++ ") &&
+                   starts_with(line_at(line_before(prev)), "--- ");
         }
-        prev2 = prev;
-        prev = line;
-        pos = end + 1;
-    }
-    return false;
+        case 'F':
+            // format-patch mail: "From <40 hex> Mon Sep 17 00:00:00 2001"
+            return starts_with(line, "From ") && line.size() >= 45 &&
+                   line.find(" Mon Sep 17 00:00:00 2001") != std::string_view::npos;
+        default:
+            return false;
+        }
+    };
+    return !for_each_line_starting_with(s, "d@F",
+                                        [&](std::size_t begin) { return !diff_at(begin); });
 }
 
 std::size_t json_after_text(std::string_view s) {
@@ -103,9 +103,9 @@ Shape detect_shape(std::string_view s, std::string_view command) {
     if (s.empty()) return Shape::empty;
     if (looks_binary(s)) return Shape::binary;
     if (contains_diff(s)) return Shape::diff;
-    const std::size_t first = s.find_first_not_of(" \t\r\n");
-    if (first != std::string_view::npos && (s[first] == '{' || s[first] == '[') &&
-        is_json_document(s))
+    // Not find_first_not_of: it calls memchr for each byte, a million times on blank lines.
+    const std::size_t first = skip_blank(s);
+    if (first < s.size() && (s[first] == '{' || s[first] == '[') && is_json_document(s))
         return Shape::json;
 
     // Count evidence for each log kind in one pass over (at most) the first and last 32 KiB.

@@ -17,11 +17,17 @@
 //     then more tail and head. Critical lines are only cut when they alone exceed the ceiling.
 //  4. Tiny gaps are filled in (a marker would cost more than the lines), then pieces are built.
 //
+// Long runs of identical lines arrive condensed (core/line_runs.hpp): a run of a million blank
+// lines is planned as its edges and one line standing for the middle, whose range is all its
+// copies; shown, that line brings a marker for them. So the passes cost the same on any input.
+//
 // Nothing is generated: a view is kept bytes of the original plus markers.
 
 #include "core/text_rewrite.hpp"
 
 #include "core/diagnostic_lines.hpp"
+#include "core/flat_set.hpp"
+#include "core/line_runs.hpp"
 #include "core/utf8.hpp"
 
 #include <algorithm>
@@ -146,21 +152,26 @@ public:
             const LineIndex& lines,
             Shape shape,
             const KeyMatcher& keys,
-            const TextOptions& options)
+            const TextOptions& options,
+            const CondensedLines* runs)
         : m_bytes(bytes), m_lines(lines), m_shape(shape), m_keys(keys), m_opt(options),
-          m_n(lines.count()) {}
+          m_runs(runs), m_n(lines.count()) {}
 
     /// The error lines, each after the line it sits under (docs/contract.md, `--critical`).
     std::vector<std::size_t> critical() {
         clean();
         classify();
-        if (m_parent.empty()) return std::move(m_critical_lines);
-        std::vector<std::size_t> listed = m_critical_lines;
-        for (std::size_t i : m_critical_lines)
-            for (const std::int32_t up : {parent_of(i), heading_of(i)})
-                if (up >= 0) listed.push_back(static_cast<std::size_t>(up));
-        std::sort(listed.begin(), listed.end());
-        listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+        std::vector<std::size_t> listed = std::move(m_critical_lines);
+        if (!m_parent.empty()) {
+            for (std::size_t k = 0, n = listed.size(); k < n; ++k)
+                for (const std::int32_t up : {parent_of(listed[k]), heading_of(listed[k])})
+                    if (up >= 0) listed.push_back(static_cast<std::size_t>(up));
+            std::sort(listed.begin(), listed.end());
+            listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+        }
+        // Condensed lines name their first original line.
+        if (m_runs)
+            for (std::size_t& i : listed) i = static_cast<std::size_t>(m_runs->first[i]);
         return listed;
     }
 
@@ -205,6 +216,7 @@ private:
     Shape m_shape;
     const KeyMatcher& m_keys;
     TextOptions m_opt; // a copy: a successful run's error reports widen its context
+    const CondensedLines* m_runs; // long runs of identical lines condensed, or null
     std::size_t m_n;
 
     std::vector<std::int32_t> m_clean_slot; // index into m_cleaned, or -1; empty: no noise
@@ -229,10 +241,17 @@ private:
     bool m_use_folds = true;           // folds become markers; off, their lines are plain gaps
     bool m_used_ansi = false;
     bool m_used_redraw = false;
+    bool m_used_repeat = false; // a kept line that stands for a run brought its marker
 
     std::string_view raw(std::size_t i) const {
-        return m_bytes.substr(m_lines.begin(i), m_lines.end(i) - m_lines.begin(i));
+        const std::uint64_t size = m_lines.end(i) - m_lines.begin(i);
+        // A line standing for a run of copies reads as one copy.
+        return m_bytes.substr(m_lines.begin(i), m_runs ? size / m_runs->weight(i) : size);
     }
+    std::uint64_t weight(std::size_t i) const { return m_runs ? m_runs->weight(i) : 1; }
+    // The one-based original line that line i starts at, and the last one line i - 1 ends at.
+    std::uint64_t first_line_of(std::size_t i) const { return (m_runs ? m_runs->first[i] : i) + 1; }
+    std::uint64_t last_line_before(std::size_t i) const { return m_runs ? m_runs->first[i] : i; }
     std::string_view text(std::size_t i) const {
         if (m_clean_slot.empty()) return raw(i);
         const std::int32_t slot = m_clean_slot[i];
@@ -313,22 +332,32 @@ private:
         // 404, message File not found") adds only its position: the first copy is the error.
         // A located error is said again only with the same location too, and an indented one
         // only under the same header.
-        std::unordered_set<std::string_view> said;
-        std::unordered_set<ErrorKey, ErrorKeyHash> said_at;
+        std::size_t critical = 0;
+        for (std::size_t i = 0; i < m_n; ++i) critical += m_level[i] == Level::critical ? 1 : 0;
+        LineSet said(critical), said_at(m_parent.empty() && m_location_of.empty() ? 0 : critical);
         auto text_or_none = [&](std::int32_t at) {
             return at >= 0 ? text(static_cast<std::size_t>(at)) : std::string_view{};
         };
+        auto key_of = [&](std::size_t i) {
+            return ErrorKey{text_or_none(heading_of(i)), text_or_none(parent_of(i)), text(i),
+                            text_or_none(location_of(i))};
+        };
+        const std::hash<std::string_view> hash;
         for (std::size_t i = 0; i < m_n; ++i) {
             // A location line goes with its error.
             if (m_level[i] != Level::critical || m_location_line[i]) continue;
+            const auto line = static_cast<std::uint32_t>(i);
             const std::int32_t at = location_of(i);
             if (at < 0 && parent_of(i) < 0) {
-                if (!said.insert(text(i)).second) m_level[i] = Level::none;
+                if (!said.insert(hash(text(i)), line, [&](std::uint32_t a, std::uint32_t b) {
+                        return text(a) == text(b);
+                    }))
+                    m_level[i] = Level::none;
                 continue;
             }
-            const ErrorKey key{text_or_none(heading_of(i)), text_or_none(parent_of(i)), text(i),
-                               text_or_none(at)};
-            if (!said_at.insert(key).second) {
+            if (!said_at.insert(
+                    ErrorKeyHash{}(key_of(i)), line,
+                    [&](std::uint32_t a, std::uint32_t b) { return key_of(a) == key_of(b); })) {
                 m_level[i] = Level::none;
                 if (at >= 0) m_level[static_cast<std::size_t>(at)] = Level::none;
             }
@@ -509,9 +538,9 @@ private:
         std::vector<bool> dropped_repeat(repeats.size(), false);
         std::vector<Fold> similar;
         for (std::size_t i = 0; i < m_n;) {
-            std::size_t j = shape_run_end(i);
-            // Blank lines start no run (asked only when one follows: the rarer question).
-            if (j > i + 1 && is_blank(text(i))) j = i + 1;
+            // Blank lines start no run. Asked first: walking the run from each of a million
+            // blank lines in turn is quadratic.
+            const std::size_t j = is_blank(text(i)) ? i + 1 : shape_run_end(i);
             if (j - i >= 4 && bytes_of(i + 1, j - 2) >= k_marker_cost) {
                 similar.push_back({i + 1, j - 2, Reason::similar_lines, 0, 0});
                 for (std::size_t t = i + 1; t < j; ++t)
@@ -537,7 +566,10 @@ private:
     }
 
     std::uint64_t shown_size(std::size_t i) const {
-        return std::min<std::uint64_t>(text(i).size(), m_opt.max_line_bytes + k_marker_cost);
+        const std::uint64_t own =
+            std::min<std::uint64_t>(text(i).size(), m_opt.max_line_bytes + k_marker_cost);
+        // A line standing for a run shows with a marker for its other copies.
+        return weight(i) > 1 ? own + k_short_marker_cost : own;
     }
 
     // Marks line i kept when it is not folded; returns the bytes it adds.
@@ -811,8 +843,24 @@ private:
         return w;
     }
 
-    // A kept line; a long one keeps its long_line_windows and elides the rest.
+    // A kept line; a line standing for a run adds the marker of its other copies.
     void emit_line(Plan& plan, std::size_t i) {
+        emit_one_line(plan, i);
+        if (weight(i) == 1) return;
+        Elision e;
+        e.reason = Reason::repeated_lines;
+        e.begin = m_lines.begin(i) + raw(i).size();
+        e.end = m_lines.end(i);
+        e.first_line = first_line_of(i) + 1;
+        e.last_line = last_line_before(i + 1);
+        e.items = weight(i) - 1;
+        e.period = 1;
+        add_marker(plan, e);
+        m_used_repeat = true;
+    }
+
+    // One line; a long one keeps its long_line_windows and elides the rest.
+    void emit_one_line(Plan& plan, std::size_t i) {
         const std::string_view r = raw(i);
         if (r.size() <= m_opt.max_line_bytes) {
             add_text(plan, text(i));
@@ -832,7 +880,7 @@ private:
             e.reason = Reason::long_line;
             e.begin = m_lines.begin(i) + windows[k].second;
             e.end = m_lines.begin(i) + windows[k + 1].first;
-            e.first_line = e.last_line = i + 1;
+            e.first_line = e.last_line = first_line_of(i);
             plan.elisions.push_back(e);
             Piece piece;
             piece.elision = static_cast<int>(plan.elisions.size() - 1);
@@ -856,7 +904,7 @@ private:
     Plan build() {
         Plan plan;
         plan.shape = m_shape;
-        m_used_ansi = m_used_redraw = false;
+        m_used_ansi = m_used_redraw = m_used_repeat = false;
         bool repeated = false, similar = false, large = false;
         for (std::size_t i = 0; i < m_n;) {
             if (m_state[i] == State::kept) {
@@ -868,8 +916,8 @@ private:
             Elision e;
             e.begin = m_lines.begin(i);
             e.end = m_lines.end(j - 1);
-            e.first_line = i + 1;
-            e.last_line = j;
+            e.first_line = first_line_of(i);
+            e.last_line = last_line_before(j);
             const std::int32_t f = m_fold_of[i];
             bool one_fold = f >= 0 && m_folds[static_cast<std::size_t>(f)].first == i &&
                             m_folds[static_cast<std::size_t>(f)].last == j - 1;
@@ -882,7 +930,9 @@ private:
             if (one_fold) {
                 const Fold& fold = m_folds[static_cast<std::size_t>(f)];
                 e.reason = fold.reason;
-                e.items = fold.items;
+                // A repeated line's copies, counted in original lines (a condensed run's too).
+                e.items =
+                    fold.period == 1 ? last_line_before(j) - first_line_of(i) + 1 : fold.items;
                 e.period = fold.period;
                 (fold.reason == Reason::repeated_lines ? repeated : similar) = true;
             } else {
@@ -907,7 +957,7 @@ private:
         }
         if (m_used_ansi) plan.rules.push_back("ansi");
         if (m_used_redraw) plan.rules.push_back("redraw");
-        if (repeated) plan.rules.push_back("repeated");
+        if (repeated || m_used_repeat) plan.rules.push_back("repeated");
         if (similar) plan.rules.push_back("similar");
         if (large) plan.rules.push_back("budget");
         if (m_used_ansi || m_used_redraw) {
@@ -949,17 +999,22 @@ TextOptions text_options(Mode mode, std::uint64_t ceiling) {
 }
 
 Plan rewrite_text(std::string_view bytes,
-                  const LineIndex& lines,
+                  const CondensedLines& lines,
                   Shape shape,
                   const KeyMatcher& keys,
                   const TextOptions& options) {
-    return Planner(bytes, lines, shape, keys, options).plan();
+    return Planner(bytes, lines.index, shape, keys, options, lines.condensed() ? &lines : nullptr)
+        .plan();
 }
 
 std::vector<std::size_t>
 critical_lines(std::string_view bytes, const LineIndex& lines, const KeyMatcher& keys) {
     const TextOptions options;
-    return Planner(bytes, lines, Shape::text, keys, options).critical();
+    // Condensed as the rewrite condensed them, so the listing counts what the view counted.
+    const CondensedLines runs = condense_runs(bytes, lines);
+    return Planner(bytes, runs.index, Shape::text, keys, options,
+                   runs.condensed() ? &runs : nullptr)
+        .critical();
 }
 
 } // namespace sutra::core

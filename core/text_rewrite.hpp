@@ -2,6 +2,7 @@
 // The line-based rewrite for logs, test runs, builds, tracebacks and plain text.
 
 #include "core/classify.hpp"
+#include "core/line_runs.hpp"
 #include "core/lines.hpp"
 #include "core/marker.hpp"
 
@@ -39,8 +40,9 @@ TextOptions text_options(Mode mode, std::uint64_t ceiling);
 
 /// Plans the view of a text-like output. The plan always covers every line: each is kept
 /// (perhaps cleaned of escapes, perhaps with its middle elided) or inside exactly one marker.
+/// `lines` are index_condensed(bytes): long runs of identical lines are planned condensed.
 Plan rewrite_text(std::string_view bytes,
-                  const LineIndex& lines,
+                  const CondensedLines& lines,
                   Shape shape,
                   const KeyMatcher& keys,
                   const TextOptions& options);

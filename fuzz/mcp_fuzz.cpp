@@ -27,13 +27,13 @@ void print_error(const std::string& message) {
 // build on the CI machine); their MCP tools answer with a tool error here, so the protocol and
 // argument handling around them is still exercised. The outline code has its own tests.
 CommandResult run_outline(const OutlineRequest&) {
-    return {1, {}, "outline is not linked into the fuzz build"};
+    return {1, {}, "outline is not linked into the fuzz build", {}};
 }
 CommandResult run_symbol(const SymbolRequest&) {
-    return {1, {}, "outline is not linked into the fuzz build"};
+    return {1, {}, "outline is not linked into the fuzz build", {}};
 }
-CommandResult run_read(const std::string&, const std::string&) {
-    return {1, {}, "outline is not linked into the fuzz build"};
+CommandResult run_read(const ReadRequest&, ReadPage*) {
+    return {1, {}, "read is not linked into the fuzz build", {}};
 }
 } // namespace sutra::host
 

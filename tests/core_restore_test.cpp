@@ -342,6 +342,98 @@ TEST_F(RestoreTest, BadRangesNameTheValidRange) {
     EXPECT_EQ(r->text, "");
 }
 
+// `--lines A-B` and `--critical --lines A-B` take and refuse the same ranges, in the same words
+// (core/ranges.hpp); 0-0 is refused in both, not taken as "everything".
+TEST_F(RestoreTest, LineRangesFollowOneRuleInEveryMode) {
+    std::string original;
+    for (int i = 1; i <= 30; ++i) original += i % 5 == 0 ? "error: step failed\n" : "ok\n";
+    const std::string id = put(original);
+    const std::uint64_t edges[] = {0, 1, 2, 15, 29, 30, 31, 40};
+    for (const std::uint64_t a : edges) {
+        for (const std::uint64_t b : edges) {
+            auto lines = restore(*m_store, query(id, RestoreMode::lines, a, b));
+            auto q = query(id, RestoreMode::critical, a, b);
+            q.range_given = true;
+            auto critical = restore(*m_store, q);
+            ASSERT_EQ(lines.has_value(), critical.has_value()) << a << "-" << b;
+            if (!lines) {
+                EXPECT_EQ(lines.error().message, critical.error().message);
+                EXPECT_EQ(critical.error().code, Code::bad_range);
+            }
+        }
+    }
+    auto q = query(id, RestoreMode::critical, 0, 0);
+    q.range_given = true;
+    auto r = restore(*m_store, q);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "lines are numbered from 1; lines 1-30 exist");
+}
+
+// A --critical page holds whole `LINE:text` rows, at least one, never over the bound; a row alone
+// longer than the bound is cut (never to nothing) and the rest of its line named by bytes. Paged
+// through, the rows (with each cut line's rest) are every error line, whole.
+TEST_F(RestoreTest, CriticalPagesHoldWholeRowsAndNameTheRestOfALongOne) {
+    std::mt19937_64 rng(31);
+    std::size_t cut = 0, pages = 0;
+    for (int round = 0; round < 60; ++round) {
+        std::string original;
+        std::vector<std::pair<std::uint64_t, std::string>> errors; // line, text
+        const int lines = 1 + static_cast<int>(rng() % 300);
+        for (int i = 1; i <= lines; ++i) {
+            if (rng() % 4) {
+                original += "fine " + std::to_string(i) + "\n";
+                continue;
+            }
+            std::string text = "error: job " + std::to_string(i) + " failed ";
+            text += std::string(rng() % 3 == 0 ? rng() % 9000 : rng() % 40, 'x');
+            errors.emplace_back(i, text);
+            original += text + "\n";
+        }
+        const std::string id = put(original);
+        auto q = query(id, RestoreMode::critical, 0, 0, 64 + rng() % 3000);
+        std::string listed, expected;
+        for (const auto& [line, text] : errors)
+            expected += std::to_string(line) + ":" + text + "\n";
+        for (int guard = 0; guard < 100000; ++guard) {
+            auto r = restore(*m_store, q);
+            ASSERT_TRUE(r) << r.error().message;
+            ++pages;
+            ASSERT_LE(r->text.size(), q.max_bytes);
+            if (errors.empty()) break;
+            ASSERT_FALSE(r->matches.empty()) << "a page holds at least one row";
+            listed += r->text;
+            if (r->rest) {
+                ++cut;
+                ASSERT_EQ(r->matches.size(), 1u);
+                ASSERT_TRUE(listed.ends_with('\n'));
+                listed.pop_back(); // the row continues with the rest of its line
+                auto rest = restore(*m_store, query(id, RestoreMode::bytes, r->rest->first,
+                                                    r->rest->second, 65536));
+                ASSERT_TRUE(rest);
+                listed += rest->text + "\n";
+            }
+            if (!r->next_lines) break;
+            q.start = r->next_lines->first;
+            q.end = r->next_lines->second;
+        }
+        EXPECT_EQ(listed, expected) << round;
+    }
+    EXPECT_GT(pages, 200u);
+    EXPECT_GT(cut, 20u);
+}
+
+TEST_F(RestoreTest, CriticalRefusesABoundUnderOneRow) {
+    const std::string id = put("error: one\nerror: two\n");
+    auto r = restore(*m_store, query(id, RestoreMode::critical, 0, 0, 1));
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, Code::bad_range);
+    EXPECT_EQ(r.error().message, "the error lines are listed whole, a line a row: max_bytes 1 "
+                                 "cannot hold one; ask for at least 64");
+    r = restore(*m_store, query(id, RestoreMode::critical, 0, 0, 64));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->text, "1:error: one\n2:error: two\n");
+}
+
 TEST_F(RestoreTest, StoreErrorsMapToCodes) {
     auto r = restore(*m_store, query("../../etc/passwd", RestoreMode::full));
     ASSERT_FALSE(r);

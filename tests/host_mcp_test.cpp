@@ -567,6 +567,34 @@ TEST(McpExec, RunsACommandAndItsOutputRestoresExactly) {
         0);
 }
 
+// A command past its time limit with two million blank lines printed, and a writer that left its
+// process group holding the pipe: the answer still comes soon after the limit (it once took
+// minutes: the blank lines cost quadratic time), with the lines in one marker.
+TEST(McpExec, APastItsLimitFloodOfBlankLinesIsAnsweredSoon) {
+    TempDir home;
+    Server s(home.path, {}, {"--tools", "all"});
+    const std::string pidfile = home.path + "/writer";
+    const std::string command =
+        "yes '' | head -c 2000000; setsid sh -c 'while :; do echo tick; sleep 0.05; done' & "
+        "echo $! > '" +
+        pidfile + "'; sleep 300";
+    const auto began = std::chrono::steady_clock::now();
+    const Json r = s.call("sutra_exec", Json{{"command", command}, {"timeout_seconds", 1}});
+    const auto took = std::chrono::steady_clock::now() - began;
+    if (const pid_t writer = static_cast<pid_t>(std::atol(sutra::test::read_file(pidfile).c_str()));
+        writer > 0)
+        ::kill(-writer, SIGKILL); // setsid made it a group leader
+    const Json& sc = r["result"]["structuredContent"];
+    ASSERT_TRUE(sc.is_object()) << r.dump().substr(0, 500);
+    EXPECT_EQ(sc["timed_out"], true);
+    EXPECT_TRUE(first_text(r["result"])
+                    .starts_with("\n[sutra: the line above repeats 1999999 more "
+                                 "times"))
+        << first_text(r["result"]).substr(0, 300);
+    // A generous bound (the limit is 1 s): the point is that it is not minutes.
+    EXPECT_LT(took, std::chrono::seconds(6));
+}
+
 // sutra_exec describes its elisions as sutra_compress does (one conversion, host/response_json):
 // a JSON array's elided items carry their count, and each elision says whether it is retained.
 TEST(McpExec, ElisionsMatchCompressIncludingItems) {
@@ -892,6 +920,90 @@ TEST(McpTools, FileToolsStayInsideTheirFolders) {
 
 } // namespace
 
+// sutra_read answers a page at a time, bounded like a restore page: twenty repeats of lines 1-10
+// over a file of ten 100 KB lines once answered 671 MB. Pages (and the rest of each cut line),
+// followed through `next` and `rest`, are the file's lines exactly, each once; the note spells
+// the next call with the tool's name as this server knows it.
+TEST(McpRead, AnswersAreBoundedPagesThatNameTheNextCall) {
+    TempDir home;
+    const std::string file = home.path + "/wide.txt";
+    std::string text;
+    for (int i = 0; i < 10; ++i) text += std::string(100'000, static_cast<char>('a' + i)) + "\n";
+    sutra::test::write_file(file, text);
+    Server s(home.path, {},
+             {"--tools", "files", "--allow-read", home.path, "--restore-tool",
+              "mcp__sutra__sutra_restore"});
+    std::string spec;
+    for (int i = 0; i < 20; ++i) spec += (spec.empty() ? "" : ",") + std::string("1-10");
+    std::string got;
+    Json args{{"path", file}, {"lines", spec}};
+    std::size_t pages = 0;
+    for (int guard = 0; guard < 1000; ++guard) {
+        const Json r = s.call("sutra_read", args);
+        const Json& sc = r["result"]["structuredContent"];
+        ASSERT_TRUE(sc.is_object()) << r.dump().substr(0, 500);
+        const std::string page = first_text(r["result"]);
+        ASSERT_LE(page.size(), 8192u);
+        ASSERT_FALSE(page.empty());
+        ++pages;
+        got += page;
+        if (pages == 1) {
+            const std::string note = r["result"]["content"][1]["text"];
+            EXPECT_NE(note.find("rest of line 1: mcp__sutra__sutra_read(path=\"" + file +
+                                "\", bytes=\"8192-100001\")"),
+                      std::string::npos)
+                << note;
+            EXPECT_NE(
+                note.find("next: mcp__sutra__sutra_read(path=\"" + file + "\", lines=\"2-10\")"),
+                std::string::npos)
+                << note;
+        }
+        // The rest of a cut line first, then the lines after it.
+        if (sc["rest"].is_object() && !args.contains("bytes")) {
+            Json rest{{"path", file},
+                      {"bytes", std::to_string(sc["rest"]["bytes"][0].get<std::uint64_t>()) + "-" +
+                                    std::to_string(sc["rest"]["bytes"][1].get<std::uint64_t>())}};
+            for (int k = 0; k < 100; ++k) {
+                const Json b = s.call("sutra_read", rest);
+                got += first_text(b["result"]);
+                const Json& next = b["result"]["structuredContent"]["next"];
+                if (next.is_null()) break;
+                rest["bytes"] = std::to_string(next["bytes"][0].get<std::uint64_t>()) + "-" +
+                                std::to_string(next["bytes"][1].get<std::uint64_t>());
+            }
+        }
+        if (sc["next"].is_null()) break;
+        args = Json{{"path", file}, {"lines", sc["next"]["lines"]}};
+    }
+    EXPECT_EQ(got, text);
+    EXPECT_EQ(pages, 10u);
+}
+
+// sutra_restore mode "critical" takes the line ranges mode "lines" takes, refusing the same ones
+// with the same words (0-0 is no line, not "everything").
+TEST(McpRestore, CriticalAndLinesShareTheRangeRules) {
+    TempDir home;
+    Server s(home.path, {}, {"--tools", "all"});
+    std::string text;
+    for (int i = 0; i < 3000; ++i)
+        text += i % 100 == 7 ? "error: step " + std::to_string(i) + " failed\n" : "step ok\n";
+    const Json c = s.call("sutra_compress", Json{{"text", text}});
+    const Json id = c["result"]["structuredContent"]["id"];
+    ASSERT_TRUE(id.is_string()) << c.dump().substr(0, 300);
+    for (const auto& [a, b] : std::vector<std::pair<int, int>>{{0, 0}, {5, 2}, {3001, 3005}}) {
+        const Json lines =
+            s.call("sutra_restore", Json{{"id", id}, {"mode", "lines"}, {"start", a}, {"end", b}});
+        const Json critical = s.call(
+            "sutra_restore", Json{{"id", id}, {"mode", "critical"}, {"start", a}, {"end", b}});
+        EXPECT_EQ(lines["result"]["isError"], true) << lines.dump().substr(0, 300);
+        EXPECT_EQ(critical["result"]["isError"], true) << critical.dump().substr(0, 300);
+        EXPECT_EQ(first_text(lines["result"]), first_text(critical["result"]));
+    }
+    const Json listed = s.call("sutra_restore", Json{{"id", id}, {"mode", "critical"}});
+    EXPECT_TRUE(first_text(listed["result"]).starts_with("8:error: step 7 failed\n108:"))
+        << listed.dump().substr(0, 300);
+}
+
 // sutra_outline, sutra_symbol, sutra_read answer as the CLI commands do (tests/outline_test.cpp
 // covers those); here the MCP side: content, structuredContent and errors.
 TEST(McpOutline, OutlineSymbolAndReadOfAFile) {
@@ -903,13 +1015,28 @@ TEST(McpOutline, OutlineSymbolAndReadOfAFile) {
                                           {"arguments", Json{{"path", file}, {"lines", "2-3"}}}});
     EXPECT_EQ(r["result"]["content"][0]["text"], "    def f(self):\n        return 1\n")
         << r.dump();
+    // A last line past the end is clamped, as restore's; the other range rules are the CLI's,
+    // in its words.
     r = s.request("tools/call", Json{{"name", "sutra_read"},
                                      {"arguments", Json{{"path", file}, {"lines", "2-9"}}}});
-    EXPECT_EQ(r["result"]["isError"], true) << r.dump();
-    EXPECT_EQ(s.request("tools/call",
-                        Json{{"name", "sutra_read"},
-                             {"arguments", Json{{"path", file}, {"lines", "x"}}}})["error"]["code"],
-              -32602);
+    EXPECT_EQ(r["result"]["content"][0]["text"], "    def f(self):\n        return 1\n")
+        << r.dump();
+    for (const auto& [lines, says] : std::vector<std::pair<std::string, std::string>>{
+             {"0-1", "lines are numbered from 1; lines 1-3 exist"},
+             {"3-2", "lines 3-2 run backwards; lines 1-3 exist"},
+             {"4-5", "line 4 is past the end; lines 1-3 exist"}}) {
+        r = s.request("tools/call", Json{{"name", "sutra_read"},
+                                         {"arguments", Json{{"path", file}, {"lines", lines}}}});
+        EXPECT_EQ(r["result"]["isError"], true) << r.dump();
+        EXPECT_EQ(first_text(r["result"]), file + ": " + says) << r.dump();
+    }
+    r = s.request("tools/call", Json{{"name", "sutra_read"},
+                                     {"arguments", Json{{"path", file}, {"lines", "x"}}}});
+    EXPECT_EQ(r["error"]["code"], -32602);
+    EXPECT_NE(r["error"]["message"].get<std::string>().find(
+                  "'x' is not a line range: give A-B (one-based, inclusive)"),
+              std::string::npos)
+        << r.dump();
 #if SUTRA_OUTLINE_TESTS
     r = s.request(
         "tools/call",

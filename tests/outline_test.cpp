@@ -10,8 +10,10 @@
 #include "core/outline/outline.hpp"
 #include "core/outline/render.hpp"
 #include "core/outline/source_text.hpp"
+#include "core/ranges.hpp"
 #include "tests/test_util.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -307,10 +309,8 @@ TEST(Outline, KnownSymbolsPerLanguage) {
          "def register_hook(self, hook_name, callback)"},
         {k_src + "/core/outline/lookup.hpp", "struct", "sutra.core.outline.SymbolQuery",
          "struct SymbolQuery"},
-        {k_src + "/core/outline/source_text.cpp", "function",
-         "sutra.core.outline.parse_line_ranges",
-         "std::expected<std::vector<LineRange>, std::string> parse_line_ranges(std::string_view "
-         "spec)"},
+        {k_src + "/core/outline/source_text.cpp", "function", "sutra.core.outline.read_source_file",
+         "std::expected<std::string, std::string> read_source_file(const std::string& path)"},
         {k_npm + "/tree-sitter-0.25.0/package/tree-sitter.d.ts", "method",
          "tree-sitter.Parser.reset", "reset(): void"},
         {k_npm + "/tree-sitter-0.25.0/package/vendor/tree-sitter/lib/src/tree.c", "function",
@@ -456,6 +456,25 @@ TEST(OutlineCli, HeaderErrorsAndExitCodes) {
     EXPECT_NE(tool.find("\nfunction main 2-4  main()\n"), std::string::npos) << tool;
 }
 
+// Pages of a real file's lines (core/ranges.hpp, as `sutra read` pages them), followed to the end,
+// are exactly the lines asked for, each once.
+std::string read_by_pages(const std::string& text,
+                          const sutra::core::LineIndex& lines,
+                          std::vector<sutra::core::LineSpan> spans,
+                          std::uint64_t bound) {
+    std::string out;
+    spans = sutra::core::merge_line_spans(std::move(spans));
+    while (!spans.empty()) {
+        const auto page = sutra::core::page_line_spans(text, lines, spans, bound);
+        EXPECT_LE(page.text.size(), bound);
+        EXPECT_FALSE(page.text.empty());
+        out += page.text;
+        if (page.rest) out += text.substr(page.rest->first, page.rest->second - page.rest->first);
+        spans = page.next;
+    }
+    return out;
+}
+
 TEST(Read, LineRangesAreExactBytes) {
     // Needs no tree-sitter: always runs.
     std::mt19937 rng(7);
@@ -465,38 +484,22 @@ TEST(Read, LineRangesAreExactBytes) {
         if (!text) continue;
         const auto lines = sutra::core::index_lines(*text);
         if (lines.count() == 0) continue;
-        auto whole = ol::read_lines(*text, lines, {{1, lines.count()}});
-        ASSERT_TRUE(whole.has_value());
-        EXPECT_EQ(*whole, *text) << path;
+        EXPECT_EQ(read_by_pages(*text, lines, {{1, lines.count()}}, 8192), *text) << path;
         for (int k = 0; k < 20; ++k) {
             std::uniform_int_distribution<std::size_t> pick(1, lines.count());
             std::size_t a = pick(rng), b = pick(rng);
             if (a > b) std::swap(a, b);
-            auto got = ol::read_lines(*text, lines, {{a, b}, {b, b}});
-            ASSERT_TRUE(got.has_value());
             const std::size_t begin = lines.begin(a - 1), end = lines.end(b - 1);
-            EXPECT_EQ(*got, text->substr(begin, end - begin) +
-                                text->substr(lines.begin(b - 1), end - lines.begin(b - 1)));
+            // Line b asked for twice comes once.
+            EXPECT_EQ(read_by_pages(*text, lines, {{a, b}, {b, b}}, 64 + rng() % 4000),
+                      text->substr(begin, end - begin));
             ++checked;
         }
-        auto past = ol::read_lines(*text, lines, {{1, lines.count() + 1}});
-        ASSERT_FALSE(past.has_value());
-        EXPECT_NE(past.error().find("the file has " + std::to_string(lines.count()) + " line"),
-                  std::string::npos);
     }
     EXPECT_GT(checked, 1000u);
 }
 
-TEST(Read, RangeSpecsAndTheCommand) {
-    EXPECT_EQ(ol::parse_line_ranges("3").value().front().last, 3u);
-    const auto two = ol::parse_line_ranges("1-2,5-9");
-    ASSERT_TRUE(two.has_value());
-    ASSERT_EQ(two->size(), 2u);
-    EXPECT_EQ((*two)[1].first, 5u);
-    EXPECT_EQ((*two)[1].last, 9u);
-    for (const char* bad : {"", "0-2", "5-3", "a-b", "1-", "-4", "1,,2", "1-2-3", " 1-2"})
-        EXPECT_FALSE(ol::parse_line_ranges(bad).has_value()) << bad;
-
+TEST(Read, RangeRulesAndPagesOfTheCommand) {
     sutra::test::TempDir dir;
     const std::string file = dir.path + "/f.txt";
     sutra::test::write_file(file, "one\ntwo\nthree\nfour"); // no final newline
@@ -504,20 +507,60 @@ TEST(Read, RangeSpecsAndTheCommand) {
     std::string err;
     EXPECT_EQ(run_sutra("read " + file + " --lines 2-3,4", &status), "two\nthree\nfour");
     EXPECT_EQ(status, 0);
-    EXPECT_EQ(run_sutra("read " + file + " --lines 4,1", &status), "fourone\n");
-    run_sutra("read " + file + " --lines 3-5", &status, &err);
-    EXPECT_EQ(status, 1);
-    EXPECT_EQ(err, "sutra: error: " + file +
-                       ": line range 3-5 is past the end: the file has 4 "
-                       "lines\n");
-    run_sutra("read " + file + " --lines 2-1", &status, &err);
+    // Lines come in file order, each once, however often they are named.
+    EXPECT_EQ(run_sutra("read " + file + " --lines 4,1", &status), "one\nfour");
+    EXPECT_EQ(run_sutra("read " + file + " --lines 1-2,2-3,1-3,2", &status), "one\ntwo\nthree\n");
+    // The rules of every line range (restore's too): a last line past the end is clamped ...
+    EXPECT_EQ(run_sutra("read " + file + " --lines 3-5", &status, &err), "three\nfour");
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(err, "");
+    // ... and 0, a range that runs backwards or starts past the end is an error.
+    for (const auto& [lines, says] : std::vector<std::pair<std::string, std::string>>{
+             {"0", "lines are numbered from 1; lines 1-4 exist"},
+             {"2-1", "lines 2-1 run backwards; lines 1-4 exist"},
+             {"5-6", "line 5 is past the end; lines 1-4 exist"}}) {
+        EXPECT_EQ(run_sutra("read " + file + " --lines " + lines, &status, &err), "");
+        EXPECT_EQ(status, 1) << lines;
+        EXPECT_EQ(err, "sutra: error: " + file + ": " + says + "\n");
+    }
+    run_sutra("read " + file + " --lines x-1", &status, &err);
     EXPECT_EQ(status, 2);
-    EXPECT_NE(err.find("ends before it starts"), std::string::npos);
+    EXPECT_EQ(err, "sutra: error: 'x-1' is not a line range: give A-B (one-based, inclusive), "
+                   "e.g. 10-20\n");
     run_sutra("read " + file, &status, &err);
     EXPECT_EQ(status, 2);
     run_sutra("read " + dir.path + "/missing --lines 1", &status, &err);
     EXPECT_EQ(status, 1);
     EXPECT_NE(err.find("No such file"), std::string::npos);
+
+    // Pages: at most --max-bytes, ending at a line end, with the next range on stderr.
+    const std::string many = dir.path + "/many.txt";
+    std::string text;
+    for (int i = 1; i <= 100; ++i) text += fmt::format("line {:03}\n", i); // 9 bytes each
+    sutra::test::write_file(many, text);
+    EXPECT_EQ(run_sutra("read " + many + " --lines 1-100,1-100 --max-bytes 100", &status, &err),
+              text.substr(0, 99));
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(err, "lines 1-11 of 100 (99 bytes; a page holds at most 100)\n"
+                   "next: sutra read " +
+                       many + " --lines 12-100 --max-bytes 100\n");
+    // A line longer than the page comes cut, its rest named by bytes.
+    const std::string wide = dir.path + "/wide.txt";
+    sutra::test::write_file(wide, std::string(30, 'w') + "\nend\n");
+    EXPECT_EQ(run_sutra("read " + wide + " --lines 1-2 --max-bytes 10", &status, &err),
+              std::string(10, 'w'));
+    EXPECT_EQ(err, "line 1 is longer than the page: its first 10 bytes, of 31\n"
+                   "rest of line 1: sutra read " +
+                       wide +
+                       " --bytes 10-31 --max-bytes 10\n"
+                       "next: sutra read " +
+                       wide + " --lines 2 --max-bytes 10\n");
+    EXPECT_EQ(run_sutra("read " + wide + " --bytes 10-31 --max-bytes 16", &status, &err),
+              std::string(16, 'w'));
+    EXPECT_EQ(err,
+              "bytes 10-26 of 35\nnext: sutra read " + wide + " --bytes 26-31 --max-bytes 16\n");
+    EXPECT_EQ(run_sutra("read " + wide + " --bytes 26-31", &status, &err), "wwww\n");
+    EXPECT_EQ(err, "");
 }
 
 TEST(Language, DetectionByExtensionAndShebang) {

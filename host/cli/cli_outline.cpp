@@ -1,4 +1,4 @@
-// `sutra outline FILE`, `sutra symbol FILE NAME`, `sutra read FILE --lines A-B` (docs/outline.md).
+// `sutra outline FILE`, `sutra symbol FILE NAME` (docs/outline.md); `sutra read` is cli_read.cpp.
 //
 // The run_* functions do the work and return text (outline_commands.hpp); the cmd_* functions
 // parse the command line and print it.
@@ -32,14 +32,11 @@ constexpr const char* k_symbol_usage =
     "  the exact bytes of one symbol; NAME may be qualified (Class.method or Class::method)\n"
     "  --compact   function bodies folded behind a comment, so it still parses\n"
     "  --signature the declaration only\n";
-constexpr const char* k_read_usage = "usage: sutra read FILE --lines A-B[,C-D...]\n"
-                                     "  the exact bytes of those lines (one-based, inclusive)\n";
-
 // How many symbols a "no such symbol" error shows of the outline.
 constexpr std::size_t k_short_outline = 20;
 
 CommandResult failure(int status, std::string message) {
-    return CommandResult{status, "", std::move(message) + "\n"};
+    return CommandResult{status, "", std::move(message) + "\n", ""};
 }
 
 struct Loaded {
@@ -270,13 +267,13 @@ CommandResult run_symbol(const SymbolRequest& request) {
         } else {
             err += "\n  the file has no symbols\n";
         }
-        return CommandResult{1, "", warning + err};
+        return CommandResult{1, "", warning + err, ""};
     }
     if (found.size() > 1) {
         std::string err = fmt::format("{}: '{}' is ambiguous, {} symbols match; pick one with "
                                       "--kind, a qualified name (Class.method) or --line:\n",
                                       request.path, request.name, found.size());
-        return CommandResult{1, "", warning + err + candidate_lines(*outline, found)};
+        return CommandResult{1, "", warning + err + candidate_lines(*outline, found), ""};
     }
     const std::size_t index = found.front();
     const ol::Symbol& s = outline->symbols[index];
@@ -299,17 +296,6 @@ CommandResult run_symbol(const SymbolRequest& request) {
         r.err = warning;
     }
     return r;
-}
-
-CommandResult run_read(const std::string& path, const std::string& spec) {
-    auto ranges = ol::parse_line_ranges(spec);
-    if (!ranges) return failure(2, ranges.error());
-    auto text = ol::read_source_file(path);
-    if (!text) return failure(1, text.error());
-    const core::LineIndex lines = core::index_lines(*text);
-    auto bytes = ol::read_lines(*text, lines, *ranges);
-    if (!bytes) return failure(1, path + ": " + bytes.error());
-    return CommandResult{0, std::move(*bytes), ""};
 }
 
 int cmd_outline(const Args& args) {
@@ -360,24 +346,6 @@ int cmd_symbol(const Args& args) {
         return 2;
     }
     return emit(run_symbol(request));
-}
-
-int cmd_read(const Args& args) {
-    if (wants_help(args)) return std::fputs(k_read_usage, stdout), 0;
-    auto parsed = split_args(args, {"--lines"}, {});
-    const bool has_lines = parsed && std::ranges::any_of(parsed->options, [](const auto& o) {
-                               return o.first == "--lines";
-                           });
-    if (!parsed || parsed->positional.size() != 1 || !has_lines) {
-        print_error(!parsed     ? "read: " + parsed.error()
-                    : has_lines ? "read takes one FILE"
-                                : "read needs --lines A-B");
-        std::fputs(k_read_usage, stderr);
-        return 2;
-    }
-    std::string spec;
-    for (const auto& [name, value] : parsed->options) spec += (spec.empty() ? "" : ",") + value;
-    return emit(run_read(parsed->positional[0], spec));
 }
 
 } // namespace sutra::host

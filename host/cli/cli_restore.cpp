@@ -4,6 +4,7 @@
 #include "core/compress.hpp"
 #include "core/config.hpp"
 #include "core/posix_io.hpp"
+#include "core/ranges.hpp"
 #include "core/restore.hpp"
 #include "host/cli/cli.hpp"
 
@@ -59,17 +60,28 @@ int cmd_restore(const Args& args) {
             q.mode = m;
             return true;
         };
-        if (a == "--bytes" || a == "--lines") {
+        if (a == "--bytes") {
             auto v = value();
             auto r = v ? parse_range(*v) : std::nullopt;
             if (!r) {
-                print_error(a + " takes a range A-B (e.g. " + a + " 0-4096)");
+                print_error("--bytes takes a range A-B (e.g. --bytes 0-4096)");
                 return 2;
             }
-            if (!set_mode(a == "--bytes" ? core::RestoreMode::bytes : core::RestoreMode::lines))
-                return 2;
+            if (!set_mode(core::RestoreMode::bytes)) return 2;
             q.start = r->first;
             q.end = r->second;
+        } else if (a == "--lines") {
+            // The syntax every line range shares (core/ranges.hpp), one range here.
+            auto v = value();
+            auto spans = core::parse_line_spans(v.value_or(""));
+            if (!spans || spans->size() != 1) {
+                print_error("--lines: " +
+                            (spans ? std::string("restore takes one range A-B") : spans.error()));
+                return 2;
+            }
+            if (!set_mode(core::RestoreMode::lines)) return 2;
+            q.start = spans->front().first;
+            q.end = spans->front().last;
         } else if (a == "--search") {
             auto v = value();
             if (!v) {
@@ -118,6 +130,7 @@ int cmd_restore(const Args& args) {
             return 2;
         }
         if (!mode_set) q.start = q.end = 0;
+        q.range_given = mode_set; // --critical --lines 0-0 is checked as --lines 0-0 is
         q.mode = core::RestoreMode::critical;
     }
     if (q.id.empty()) {

@@ -4,8 +4,10 @@
 // answers.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace sutra::host {
 
@@ -17,6 +19,7 @@ struct CommandResult {
     int status = 0;
     std::string out;
     std::string err;
+    std::string note; ///< `sutra read`: what the page holds and the next call, printed as is
 };
 
 constexpr int k_status_partial = 3;
@@ -36,9 +39,31 @@ struct SymbolRequest {
     std::string language;
 };
 
+/// `sutra read`: one bounded page of a file's lines or bytes (docs/outline.md).
+struct ReadRequest {
+    std::string path;
+    std::string lines;              ///< "A-B[,C-D...]", one-based, inclusive; or empty with `bytes`
+    std::string bytes;              ///< "A-B", zero-based, end exclusive; or empty with `lines`
+    std::uint64_t max_bytes = 8192; ///< the page's bound (restore's page: restore.max_bytes)
+    bool max_bytes_given = false;   ///< the next call repeats it
+    std::string tool;               ///< the MCP tool that spells the next call; empty: the CLI
+};
+
+/// Where a page of `sutra read` leaves off, for a caller that answers in fields.
+struct ReadPage {
+    std::string next_lines; ///< the lines still to ask for, or empty
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> next_bytes; ///< bytes mode: the rest
+    /// The page's one line alone was longer than the page: the bytes of it that follow.
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> rest;
+    std::uint64_t rest_line = 0;
+    std::uint64_t total_lines = 0;
+    std::uint64_t total_bytes = 0;
+};
+
 CommandResult run_outline(const OutlineRequest& request);
 CommandResult run_symbol(const SymbolRequest& request);
-/// `spec` is "A-B[,C-D...]" (one-based, inclusive).
-CommandResult run_read(const std::string& path, const std::string& spec);
+/// `out` is the page, `note` (empty when the answer is whole) says what it holds and spells the
+/// next call; `page` (when given) gets the same in fields.
+CommandResult run_read(const ReadRequest& request, ReadPage* page = nullptr);
 
 } // namespace sutra::host

@@ -46,8 +46,9 @@ ToolOutcome call_outline(const Json& arguments, const ServerOptions& options);
 Json symbol_input_schema();
 ToolOutcome call_symbol(const Json& arguments, const ServerOptions& options);
 Json read_input_schema();
+Json read_output_schema();
 ToolOutcome call_read(const Json& arguments, const ServerOptions& options);
-/// The output schema of sutra_symbol and sutra_read: {"text"}.
+/// The output schema of sutra_symbol: {"text"}.
 Json text_output_schema();
 
 // ---- sutra_exec (tool_exec.cpp) -----------------------------------------------------------

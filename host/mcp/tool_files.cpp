@@ -2,6 +2,7 @@
 // (host/cli/outline_commands.hpp), read only under the server's roots. A file with syntax errors
 // gives the partial answer with the warning, as an error result: never a silent "0 symbols".
 
+#include "core/config.hpp"
 #include "core/utf8.hpp"
 #include "host/cli/outline_commands.hpp"
 #include "host/mcp/tool_defs.hpp"
@@ -149,23 +150,93 @@ ToolOutcome call_symbol(const Json& args, const ServerOptions& options) {
 }
 
 Json read_input_schema() {
+    // No pattern on the ranges: they are checked by the rule every command shares
+    // (core/ranges.hpp), which says what is wrong in the same words as the CLI.
     return Json{
         {"type", "object"},
         {"properties",
          Json{{"path", path_schema()},
               {"lines", Json{{"type", "string"},
                              {"maxLength", 1024},
-                             {"pattern", "^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$"},
-                             {"description", "A-B[,C-D...]: one-based, inclusive line ranges."}}}}},
-        {"required", {"path", "lines"}},
+                             {"description", "A-B[,C-D...]: one-based, inclusive line ranges; "
+                                             "lines named twice come once, in file order."}}},
+              {"bytes", Json{{"type", "string"},
+                             {"maxLength", 64},
+                             {"description", "A-B: zero-based bytes, end exclusive (the rest of "
+                                             "a line longer than a page)."}}},
+              {"max_bytes",
+               Json{{"type", "integer"},
+                    {"minimum", 1},
+                    {"maximum", core::k_restore_hard_cap},
+                    {"description", "Bound on the returned bytes; default from the configuration "
+                                    "(8192), as sutra_restore."}}}}},
+        {"required", {"path"}},
         {"additionalProperties", false}};
 }
 
+Json read_output_schema() {
+    const Json count = Json{{"type", "integer"}, {"minimum", 0}};
+    const Json range = Json{{"type", "array"}, {"items", count}, {"minItems", 2}, {"maxItems", 2}};
+    return Json{{"type", "object"},
+                {"properties",
+                 Json{{"text", Json{{"type", "string"}}},
+                      {"next", Json{{"type", {"object", "null"}},
+                                    {"properties",
+                                     Json{{"lines", Json{{"type", "string"}}}, {"bytes", range}}}}},
+                      {"rest", Json{{"type", {"object", "null"}},
+                                    {"properties", Json{{"line", count}, {"bytes", range}}},
+                                    {"required", {"line", "bytes"}}}},
+                      {"total_lines", count},
+                      {"total_bytes", count}}},
+                {"required", {"text", "next", "rest", "total_lines", "total_bytes"}}};
+}
+
 ToolOutcome call_read(const Json& args, const ServerOptions& options) {
-    if (auto refused = outside_roots(args["path"].get<std::string>(), options)) return *refused;
-    const CommandResult r =
-        run_read(args["path"].get<std::string>(), args["lines"].get<std::string>());
-    return command_outcome(r, Json{{"text", r.out}});
+    ReadRequest request;
+    request.path = args["path"].get<std::string>();
+    request.lines = args.value("lines", "");
+    request.bytes = args.value("bytes", "");
+    if (args.contains("lines") == args.contains("bytes"))
+        return invalid("give lines (A-B[,C-D...]) or bytes (A-B), one of them");
+    if (auto refused = outside_roots(request.path, options)) return *refused;
+    auto config = core::load_config();
+    if (!config) return tool_error("sutra's configuration does not load: " + config.error());
+    request.max_bytes_given = args.contains("max_bytes");
+    request.max_bytes =
+        request.max_bytes_given ? get_u64(args["max_bytes"]) : config->restore_max_bytes;
+    // The next call is spelled with this server's name for the tool, as restore's is.
+    const std::string_view restore = "sutra_restore";
+    request.tool =
+        options.restore_tool.ends_with(restore)
+            ? options.restore_tool.substr(0, options.restore_tool.size() - restore.size()) +
+                  "sutra_read"
+            : "sutra_read";
+    ReadPage page;
+    CommandResult r = run_read(request, &page);
+    // As the CLI: a malformed range is a usage error (status 2), a range the file cannot
+    // answer a failure (status 1), in the same words.
+    if (r.err.ends_with('\n')) r.err.pop_back();
+    if (r.status == 2) return invalid(r.err);
+    if (r.status != 0) return tool_error(r.err);
+    if (!core::valid_utf8(r.out))
+        return tool_error("the answer is not valid UTF-8, which an MCP text block cannot carry; "
+                          "run the same `sutra read` in a shell for the raw bytes");
+    Json next = nullptr;
+    if (!page.next_lines.empty())
+        next = Json{{"lines", page.next_lines}};
+    else if (page.next_bytes)
+        next = Json{{"bytes", {page.next_bytes->first, page.next_bytes->second}}};
+    Json rest = nullptr;
+    if (page.rest)
+        rest = Json{{"line", page.rest_line}, {"bytes", {page.rest->first, page.rest->second}}};
+    Json structured{{"text", r.out},
+                    {"next", std::move(next)},
+                    {"rest", std::move(rest)},
+                    {"total_lines", page.total_lines},
+                    {"total_bytes", page.total_bytes}};
+    Json content = Json::array({text_block(std::move(r.out))});
+    if (!r.note.empty()) content.push_back(text_block(std::move(r.note)));
+    return Json{{"content", std::move(content)}, {"structuredContent", std::move(structured)}};
 }
 
 } // namespace sutra::host::mcp

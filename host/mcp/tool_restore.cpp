@@ -69,6 +69,9 @@ Json restore_output_schema() {
                             {"required", {"start", "end"}}}},
               {"note", Json{{"type", "string"}}},
               {"clipped", Json{{"type", "boolean"}}},
+              {"rest", Json{{"type", {"object", "null"}},
+                            {"properties", Json{{"line", count}, {"start", count}, {"end", count}}},
+                            {"required", {"line", "start", "end"}}}},
               {"matches",
                Json{{"type", "array"},
                     {"items", Json{{"type", "object"},
@@ -119,9 +122,10 @@ ToolOutcome call_restore(const Json& args, const ServerOptions& options) {
                            "together, or neither for the whole original");
         if (has_query) return invalid("query goes with mode \"search\"");
         if (has_range) {
+            // Checked by the core as mode "lines" is, with the same words.
+            q.range_given = true;
             q.start = get_u64(args["start"]);
             q.end = get_u64(args["end"]);
-            if (q.start == 0) return invalid("lines are numbered from 1");
         }
     } else if (mode == "search") {
         q.mode = core::RestoreMode::search;
@@ -171,6 +175,9 @@ ToolOutcome call_restore(const Json& args, const ServerOptions& options) {
                          : Json(nullptr)},
             {"note", core::k_untrusted_note},
             {"clipped", r.clipped}};
+    // critical: a line alone longer than the page; its rest is a byte range (mode "bytes").
+    if (r.rest)
+        sc["rest"] = Json{{"line", r.rest_line}, {"start", r.rest->first}, {"end", r.rest->second}};
     if (q.mode == core::RestoreMode::search || q.mode == core::RestoreMode::critical) {
         Json matches = Json::array();
         for (const auto& m : r.matches)

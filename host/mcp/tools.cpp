@@ -44,8 +44,10 @@ const Tool k_tools[] = {
      "declaration only. An unknown name lists the closest names.",
      symbol_input_schema, text_output_schema, true, call_symbol},
     {"sutra_read", "files", "Read line ranges",
-     "The exact text of line ranges of a file: lines \"A-B[,C-D...]\", one-based, inclusive.",
-     read_input_schema, text_output_schema, true, call_read},
+     "The exact text of line ranges of a file: lines \"A-B[,C-D...]\", one-based, inclusive, "
+     "a page of at most max_bytes (8192) at a time; when more remains, the note names the next "
+     "call. A line longer than a page comes in parts: bytes \"A-B\" reads the rest.",
+     read_input_schema, read_output_schema, true, call_read},
     {"sutra_exec", "exec", "Run a command, compressed",
      "Run a shell line (/bin/sh -c, no input, killed after timeout_seconds) and get its output "
      "as sutra's view: errors, failures and the final lines kept, the rest replaced by markers "
