@@ -68,8 +68,27 @@ bool read_bounded(int fd, std::size_t limit, std::string& out) {
     return true;
 }
 
-std::expected<std::string, FileError>
-read_regular_file(const std::string& path, std::size_t limit, Links links) {
+bool path_within(std::string_view real, std::string_view root) {
+    if (root == "/") return real.starts_with('/');
+    return real == root || (real.starts_with(root) && real.size() > root.size() &&
+                            real[root.size()] == '/');
+}
+
+std::string real_path_of(int fd) {
+    const std::string link = fmt::format("/proc/self/fd/{}", fd);
+    char buf[4096];
+    const ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
+    if (n <= 0 || static_cast<std::size_t>(n) >= sizeof buf || buf[0] != '/') return {};
+    std::string real(buf, static_cast<std::size_t>(n));
+    // A file deleted since it was opened reads "/path (deleted)": no path to judge.
+    if (real.ends_with(" (deleted)")) return {};
+    return real;
+}
+
+std::expected<std::string, FileError> read_regular_file(const std::string& path,
+                                                        std::size_t limit,
+                                                        Links links,
+                                                        const std::vector<std::string>& within) {
     auto fail = [&](FileProblem problem, int err, std::uint64_t size, std::string why) {
         return std::unexpected(FileError{problem, err, size, fmt::format("{}: {}", path, why)});
     };
@@ -86,6 +105,19 @@ read_regular_file(const std::string& path, std::size_t limit, Links links) {
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return fail(FileProblem::io, errno, 0, errno_text(errno));
     if (!S_ISREG(st.st_mode)) return fail(FileProblem::not_regular, 0, 0, "not a regular file");
+    if (!within.empty()) {
+        const std::string real = real_path_of(fd.get());
+        const bool inside = !real.empty() && std::any_of(within.begin(), within.end(),
+                                                         [&](const std::string& root) {
+                                                             return path_within(real, root);
+                                                         });
+        if (!inside)
+            return fail(FileProblem::outside, 0, 0,
+                        real.empty() ? "where it was opened cannot be told; not read"
+                                     : fmt::format("opened as {}, outside the folders this call "
+                                                   "may read",
+                                                   real));
+    }
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > limit)
         return fail(FileProblem::too_large, 0, size,

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace sutra::core {
 
@@ -57,6 +58,7 @@ enum class FileProblem {
     absent,      ///< no such file (or a parent is not a folder)
     not_regular, ///< a FIFO, a device, a socket, a folder: never read
     too_large,   ///< over the caller's limit, or grew past it while being read
+    outside,     ///< opened, but not under any of the caller's folders
     io,          ///< any other system error
 };
 
@@ -72,9 +74,19 @@ enum class Links { follow, refuse };
 /// The one way sutra reads a file a user or a payload names: opened O_NONBLOCK (a FIFO cannot
 /// hold the open) and O_NOFOLLOW unless `links` is follow, type-checked with fstat on the
 /// descriptor (only a regular file is read), and read to at most `limit` bytes (a file that is,
-/// or grows, larger is refused).
-std::expected<std::string, FileError>
-read_regular_file(const std::string& path, std::size_t limit, Links links = Links::follow);
+/// or grows, larger is refused). With `within`, the opened file's real path (asked of the
+/// descriptor, not the name: a link swapped after a check by name cannot lead elsewhere) must be
+/// one of those folders' or under one, else `outside`.
+std::expected<std::string, FileError> read_regular_file(const std::string& path,
+                                                        std::size_t limit,
+                                                        Links links = Links::follow,
+                                                        const std::vector<std::string>& within = {});
+
+/// `real` (an absolute path without `.`/`..` parts) is `root` or under it.
+bool path_within(std::string_view real, std::string_view root);
+
+/// The real path of an open descriptor (from /proc/self/fd), or empty when it cannot be told.
+std::string real_path_of(int fd);
 
 /// Creates `dir` and each missing parent, 0700; existing ones are left as they are. The error is
 /// "cannot create <prefix>: <reason>".

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -916,6 +917,43 @@ TEST(McpTools, FileToolsStayInsideTheirFolders) {
         EXPECT_EQ(r.dump().find("secret"), std::string::npos) << path;
         EXPECT_NE(r.dump().find("outside the folders"), std::string::npos) << r.dump();
     }
+}
+
+// The same through the server: a link in the project swapped between a project file and a file
+// outside while the file tools read it. No answer ever carries the outside file's bytes.
+TEST(McpTools, ASwappedLinkNeverLeadsTheFileToolsOutside) {
+    TempDir home;
+    const std::string proj = home.path + "/proj";
+    std::filesystem::create_directories(proj);
+    std::filesystem::create_directories(home.path + "/other");
+    sutra::test::write_file(proj + "/in.py", "def inside():\n    return 1\n");
+    sutra::test::write_file(home.path + "/other/.env", "def secret():\n    return 2\n");
+    std::filesystem::create_symlink(proj + "/in.py", proj + "/link.py");
+    Server s(home.path, {}, {"--tools", "files", "--allow-read", proj});
+    std::atomic<bool> stop{false};
+    std::thread swapper([&] {
+        for (int k = 0; !stop; ++k) {
+            const std::string next = proj + "/next";
+            ::unlink(next.c_str());
+            const std::string target = k % 2 ? proj + "/in.py" : home.path + "/other/.env";
+            if (::symlink(target.c_str(), next.c_str()) == 0)
+                ::rename(next.c_str(), (proj + "/link.py").c_str());
+        }
+    });
+    int leaked = 0, answered = 0;
+    for (int k = 0; k < 600; ++k) {
+        const char* tool = k % 3 == 0 ? "sutra_read" : k % 3 == 1 ? "sutra_outline" : "sutra_symbol";
+        Json args{{"path", proj + "/link.py"}};
+        if (k % 3 == 0) args["lines"] = "1-2";
+        if (k % 3 == 2) args["name"] = "inside";
+        const Json r = s.request("tools/call", Json{{"name", tool}, {"arguments", args}});
+        leaked += r.dump().find("secret") != std::string::npos ? 1 : 0;
+        answered += r.contains("result") ? 1 : 0;
+    }
+    stop = true;
+    swapper.join();
+    EXPECT_EQ(leaked, 0);
+    EXPECT_EQ(answered, 600);
 }
 
 } // namespace

@@ -11,10 +11,11 @@
 
 namespace sutra::core::outline {
 
-std::expected<std::string, std::string> read_source_file(const std::string& path) {
+std::expected<std::string, std::string>
+read_source_file(const std::string& path, const std::vector<std::string>& within) {
     // A path the user or an MCP call names: core/posix_io.hpp's rule (never blocks on a FIFO,
     // reads nothing but a regular file, bounded).
-    auto text = read_regular_file(path, k_max_source_bytes);
+    auto text = read_regular_file(path, k_max_source_bytes, Links::follow, within);
     if (!text) {
         const FileError& e = text.error();
         switch (e.problem) {
@@ -26,6 +27,8 @@ std::expected<std::string, std::string> read_source_file(const std::string& path
                                                    path, e.size, k_max_source_bytes >> 20));
             return std::unexpected(
                 fmt::format("{}: larger than the {} MiB limit", path, k_max_source_bytes >> 20));
+        case FileProblem::outside:
+            return std::unexpected(e.message);
         case FileProblem::absent:
         case FileProblem::io:
             return std::unexpected(fmt::format("{}: {}", path, std::strerror(e.err)));

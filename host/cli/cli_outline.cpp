@@ -44,7 +44,9 @@ struct Loaded {
     ol::Language language = ol::Language::python;
 };
 
-std::expected<Loaded, CommandResult> load(const std::string& path, const std::string& forced) {
+std::expected<Loaded, CommandResult> load(const std::string& path,
+                                          const std::string& forced,
+                                          const std::vector<std::string>& within) {
     Loaded loaded;
     if (!forced.empty()) {
         const auto language = ol::parse_language(forced);
@@ -53,7 +55,7 @@ std::expected<Loaded, CommandResult> load(const std::string& path, const std::st
                                                           forced, ol::supported_languages())));
         loaded.language = *language;
     }
-    auto text = ol::read_source_file(path);
+    auto text = ol::read_source_file(path, within);
     if (!text) return std::unexpected(failure(1, text.error()));
     loaded.text = std::move(*text);
     if (forced.empty()) {
@@ -180,7 +182,7 @@ bool wants_help(const Args& args) {
 } // namespace
 
 CommandResult run_outline(const OutlineRequest& request) {
-    auto loaded = load(request.path, request.language);
+    auto loaded = load(request.path, request.language, request.within);
     if (!loaded) return loaded.error();
     auto outline = outline_of(*loaded);
     if (!outline) return outline.error();
@@ -239,7 +241,7 @@ CommandResult run_outline(const OutlineRequest& request) {
 }
 
 CommandResult run_symbol(const SymbolRequest& request) {
-    auto loaded = load(request.path, request.language);
+    auto loaded = load(request.path, request.language, request.within);
     if (!loaded) return loaded.error();
     auto outline = outline_of(*loaded);
     if (!outline) return outline.error();

@@ -103,7 +103,7 @@ CommandResult run_read(const ReadRequest& request, ReadPage* page_out) {
                                           request.bytes.substr(0, 40)));
         asked_bytes = *parsed;
     }
-    auto text = core::outline::read_source_file(request.path);
+    auto text = core::outline::read_source_file(request.path, request.within);
     if (!text) return failure(1, text.error());
     const std::uint64_t max_bytes =
         std::clamp<std::uint64_t>(request.max_bytes, 1, core::k_restore_hard_cap);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace sutra::host {
 
@@ -26,12 +27,14 @@ constexpr int k_status_partial = 3;
 
 struct OutlineRequest {
     std::string path;
+    std::vector<std::string> within; ///< not empty: the file must lie under one of these
     bool json = false;
     std::string language; ///< empty: from the extension or shebang
 };
 
 struct SymbolRequest {
     std::string path;
+    std::vector<std::string> within; ///< not empty: the file must lie under one of these
     std::string name;
     std::string kind;
     std::optional<std::size_t> line;
@@ -42,6 +45,7 @@ struct SymbolRequest {
 /// `sutra read`: one bounded page of a file's lines or bytes (docs/outline.md).
 struct ReadRequest {
     std::string path;
+    std::vector<std::string> within; ///< not empty: the file must lie under one of these
     std::string lines;              ///< "A-B[,C-D...]", one-based, inclusive; or empty with `bytes`
     std::string bytes;              ///< "A-B", zero-based, end exclusive; or empty with `lines`
     std::uint64_t max_bytes = 8192; ///< the page's bound (restore's page: restore.max_bytes)

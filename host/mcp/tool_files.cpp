@@ -3,6 +3,7 @@
 // gives the partial answer with the warning, as an error result: never a silent "0 symbols".
 
 #include "core/config.hpp"
+#include "core/posix_io.hpp"
 #include "core/utf8.hpp"
 #include "host/cli/outline_commands.hpp"
 #include "host/mcp/tool_defs.hpp"
@@ -51,18 +52,26 @@ ToolOutcome command_outcome(const CommandResult& r, Json structured) {
     return result;
 }
 
+// The server's roots: the folder the host started it in (its project) unless --allow-read named
+// others.
+std::vector<std::string> file_roots(const ServerOptions& options) {
+    std::vector<std::string> roots = options.file_roots;
+    char buf[PATH_MAX];
+    if (roots.empty() && ::realpath(".", buf) != nullptr) roots.emplace_back(buf);
+    return roots;
+}
+
 // A host's Read deny rules do not govern these tools, so they read only under the server's
-// roots: the folder the host started it in (its project) unless --allow-read named others.
+// roots. Asked here by name for a clear answer; the read itself checks the file it opened
+// (core/posix_io.hpp), so a link swapped in between leads nowhere outside.
 std::optional<Json> outside_roots(const std::string& path, const ServerOptions& options) {
     char buf[PATH_MAX];
     if (::realpath(path.c_str(), buf) == nullptr)
         return tool_error(fmt::format("{}: {}", path, std::strerror(errno)));
     const std::string_view real(buf);
-    std::vector<std::string> roots = options.file_roots;
-    if (roots.empty() && ::realpath(".", buf) != nullptr) roots.emplace_back(buf);
+    const std::vector<std::string> roots = file_roots(options);
     for (const std::string& root : roots)
-        if (real == root || (real.starts_with(root) && (root == "/" || real[root.size()] == '/')))
-            return std::nullopt;
+        if (core::path_within(real, root)) return std::nullopt;
     return tool_error(fmt::format(
         "{} is outside the folders sutra's file tools may read ({}); the user can add one by "
         "starting `sutra mcp` with --allow-read DIR",
@@ -96,6 +105,7 @@ Json outline_output_schema() {
 ToolOutcome call_outline(const Json& args, const ServerOptions& options) {
     OutlineRequest request;
     request.path = args["path"].get<std::string>();
+    request.within = file_roots(options);
     if (auto refused = outside_roots(request.path, options)) return *refused;
     request.language = args.value("language", "");
     const CommandResult text = run_outline(request);
@@ -137,6 +147,7 @@ Json symbol_input_schema() {
 ToolOutcome call_symbol(const Json& args, const ServerOptions& options) {
     SymbolRequest request;
     request.path = args["path"].get<std::string>();
+    request.within = file_roots(options);
     if (auto refused = outside_roots(request.path, options)) return *refused;
     request.name = args["name"].get<std::string>();
     request.kind = args.value("kind", "");
@@ -194,6 +205,7 @@ Json read_output_schema() {
 ToolOutcome call_read(const Json& args, const ServerOptions& options) {
     ReadRequest request;
     request.path = args["path"].get<std::string>();
+    request.within = file_roots(options);
     request.lines = args.value("lines", "");
     request.bytes = args.value("bytes", "");
     if (args.contains("lines") == args.contains("bytes"))
