@@ -70,8 +70,8 @@ bool read_bounded(int fd, std::size_t limit, std::string& out) {
 
 bool path_within(std::string_view real, std::string_view root) {
     if (root == "/") return real.starts_with('/');
-    return real == root || (real.starts_with(root) && real.size() > root.size() &&
-                            real[root.size()] == '/');
+    return real == root ||
+           (real.starts_with(root) && real.size() > root.size() && real[root.size()] == '/');
 }
 
 std::string real_path_of(int fd) {
@@ -107,10 +107,10 @@ std::expected<std::string, FileError> read_regular_file(const std::string& path,
     if (!S_ISREG(st.st_mode)) return fail(FileProblem::not_regular, 0, 0, "not a regular file");
     if (!within.empty()) {
         const std::string real = real_path_of(fd.get());
-        const bool inside = !real.empty() && std::any_of(within.begin(), within.end(),
-                                                         [&](const std::string& root) {
-                                                             return path_within(real, root);
-                                                         });
+        const bool inside = !real.empty() &&
+                            std::any_of(within.begin(), within.end(), [&](const std::string& root) {
+                                return path_within(real, root);
+                            });
         if (!inside)
             return fail(FileProblem::outside, 0, 0,
                         real.empty() ? "where it was opened cannot be told; not read"

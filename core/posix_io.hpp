@@ -77,10 +77,11 @@ enum class Links { follow, refuse };
 /// or grows, larger is refused). With `within`, the opened file's real path (asked of the
 /// descriptor, not the name: a link swapped after a check by name cannot lead elsewhere) must be
 /// one of those folders' or under one, else `outside`.
-std::expected<std::string, FileError> read_regular_file(const std::string& path,
-                                                        std::size_t limit,
-                                                        Links links = Links::follow,
-                                                        const std::vector<std::string>& within = {});
+std::expected<std::string, FileError>
+read_regular_file(const std::string& path,
+                  std::size_t limit,
+                  Links links = Links::follow,
+                  const std::vector<std::string>& within = {});
 
 /// `real` (an absolute path without `.`/`..` parts) is `root` or under it.
 bool path_within(std::string_view real, std::string_view root);

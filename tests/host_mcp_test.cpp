@@ -942,7 +942,9 @@ TEST(McpTools, ASwappedLinkNeverLeadsTheFileToolsOutside) {
     });
     int leaked = 0, answered = 0;
     for (int k = 0; k < 600; ++k) {
-        const char* tool = k % 3 == 0 ? "sutra_read" : k % 3 == 1 ? "sutra_outline" : "sutra_symbol";
+        const char* tool = k % 3 == 0   ? "sutra_read"
+                           : k % 3 == 1 ? "sutra_outline"
+                                        : "sutra_symbol";
         Json args{{"path", proj + "/link.py"}};
         if (k % 3 == 0) args["lines"] = "1-2";
         if (k % 3 == 2) args["name"] = "inside";

@@ -310,7 +310,8 @@ TEST(Outline, KnownSymbolsPerLanguage) {
         {k_src + "/core/outline/lookup.hpp", "struct", "sutra.core.outline.SymbolQuery",
          "struct SymbolQuery"},
         {k_src + "/core/outline/source_text.cpp", "function", "sutra.core.outline.read_source_file",
-         "std::expected<std::string, std::string> read_source_file(const std::string& path, const std::vector<std::string>& within)"},
+         "std::expected<std::string, std::string> read_source_file(const std::string& path, const "
+         "std::vector<std::string>& within)"},
         {k_npm + "/tree-sitter-0.25.0/package/tree-sitter.d.ts", "method",
          "tree-sitter.Parser.reset", "reset(): void"},
         {k_npm + "/tree-sitter-0.25.0/package/vendor/tree-sitter/lib/src/tree.c", "function",

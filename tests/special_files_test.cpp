@@ -16,8 +16,8 @@
 #include <chrono>
 #include <filesystem>
 #include <sstream>
-#include <thread>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace sutra::host {
@@ -92,9 +92,9 @@ TEST(SpecialFiles, ReadWithinFoldersJudgesTheOpenedFile) {
     auto problem = [](const auto& r) { return r ? core::FileProblem{} : r.error().problem; };
     EXPECT_EQ(*core::read_regular_file(proj + "/sub/in.txt", 100, core::Links::follow, within),
               "inside\n");
-    EXPECT_EQ(*core::read_regular_file(tmp.path + "/proj2/in-link", 100, core::Links::follow,
-                                       within),
-              "inside\n");
+    EXPECT_EQ(
+        *core::read_regular_file(tmp.path + "/proj2/in-link", 100, core::Links::follow, within),
+        "inside\n");
     for (const std::string& path :
          {proj + "/out", tmp.path + "/proj2/.env", proj + "/../proj2/.env"})
         EXPECT_EQ(problem(core::read_regular_file(path, 100, core::Links::follow, within)),

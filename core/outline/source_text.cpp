@@ -11,8 +11,8 @@
 
 namespace sutra::core::outline {
 
-std::expected<std::string, std::string>
-read_source_file(const std::string& path, const std::vector<std::string>& within) {
+std::expected<std::string, std::string> read_source_file(const std::string& path,
+                                                         const std::vector<std::string>& within) {
     // A path the user or an MCP call names: core/posix_io.hpp's rule (never blocks on a FIFO,
     // reads nothing but a regular file, bounded).
     auto text = read_regular_file(path, k_max_source_bytes, Links::follow, within);

@@ -1,16 +1,21 @@
 // `sutra detect|install|uninstall|doctor`: each adapter module owns its host's files; this file
 // only finds the modules, passes them the dispatcher's absolute path and prints their answers.
 
+#include "core/posix_io.hpp"
 #include "host/cli/cli.hpp"
 #include "host/dispatch/plugin_registry.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <string>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -29,6 +34,43 @@ std::string host_program() {
         if (fs::is_regular_file(p, ec)) return fs::weakly_canonical(p, ec).string();
     }
     return {};
+}
+
+// One install, uninstall or doctor at a time per user: two at once (`uninstall & install`) each
+// read the files before the other wrote them, and left a host half installed. The lock is a
+// file beside sutra's store folder (never in it: the store sweeps what it did not write), held
+// until the process ends. Where it cannot be made (a read-only home), the call goes on unlocked:
+// it fails on its own writes, with their own error, if it writes at all.
+core::UniqueFd take_install_lock() {
+    const char* xdg = std::getenv("XDG_STATE_HOME");
+    const char* home = std::getenv("HOME");
+    const std::string dir = xdg != nullptr && xdg[0] == '/'
+                                ? std::string(xdg)
+                                : core::home_dir(home != nullptr ? home : "") + "/.local/state";
+    if (dir.empty() || dir[0] != '/') return {};
+    // Folders made here, and the lock, belong to the folder's owner, never root (an admin
+    // installing for a user).
+    std::error_code ec;
+    fs::path base = dir;
+    while (!fs::exists(base, ec) && base != base.parent_path()) base = base.parent_path();
+    if (!core::make_dirs(dir)) return {};
+    const std::string path = dir + "/sutra-install.lock";
+    core::UniqueFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
+    if (!fd.ok()) return {};
+    struct stat owner {};
+    if (::geteuid() == 0 && ::stat(base.c_str(), &owner) == 0 && owner.st_uid != 0) {
+        for (fs::path d = dir; d != base && d != d.parent_path(); d = d.parent_path())
+            if (::chown(d.c_str(), owner.st_uid, owner.st_gid) != 0) break;
+        if (::fchown(fd.get(), owner.st_uid, owner.st_gid) != 0) {
+            // the lock still serialises; only its owner is not the user's
+        }
+    }
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) return fd;
+    std::fprintf(stderr, "sutra: waiting for another sutra install, uninstall or doctor (%s)\n",
+                 path.c_str());
+    while (::flock(fd.get(), LOCK_EX) != 0)
+        if (errno != EINTR) return {};
+    return fd;
 }
 
 // This very binary: the MCP server (`sutra mcp`) the adapters register with their hosts.
@@ -371,17 +413,22 @@ int cmd_detect(const Args& args) {
 
 int cmd_install(const Args& args) {
     const Selection s = parse_args(args, true, true);
-    return s.ok ? for_clients(s, Plugin::Op::install, "install into") : 2;
+    if (!s.ok) return 2;
+    const core::UniqueFd lock = take_install_lock();
+    return for_clients(s, Plugin::Op::install, "install into");
 }
 
 int cmd_uninstall(const Args& args) {
     const Selection s = parse_args(args, true);
-    return s.ok ? for_clients(s, Plugin::Op::uninstall, "uninstall from") : 2;
+    if (!s.ok) return 2;
+    const core::UniqueFd lock = take_install_lock();
+    return for_clients(s, Plugin::Op::uninstall, "uninstall from");
 }
 
 int cmd_doctor(const Args& args) {
     const Selection s = parse_args(args, false);
     if (!s.ok) return 2;
+    const core::UniqueFd lock = take_install_lock();
     const auto locations = default_locations();
     fmt::print("sutra-host: {}\n", host_program().empty() ? "NOT FOUND" : host_program());
     PluginRegistry registry(locations);

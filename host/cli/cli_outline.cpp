@@ -44,9 +44,8 @@ struct Loaded {
     ol::Language language = ol::Language::python;
 };
 
-std::expected<Loaded, CommandResult> load(const std::string& path,
-                                          const std::string& forced,
-                                          const std::vector<std::string>& within) {
+std::expected<Loaded, CommandResult>
+load(const std::string& path, const std::string& forced, const std::vector<std::string>& within) {
     Loaded loaded;
     if (!forced.empty()) {
         const auto language = ol::parse_language(forced);

@@ -5,6 +5,7 @@
 #include "plugins/common/paths.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -49,24 +50,115 @@ std::optional<std::string> read_text(const std::string& path) {
     return out;
 }
 
-void write_atomic(const std::string& path, const std::string& data, mode_t mode) {
-    fs::create_directories(fs::path(path).parent_path());
-    const std::string tmp = path + ".sutra-tmp-" + std::to_string(::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd < 0) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+namespace {
+
+void write_whole(int fd, const std::string& data, const std::string& path) {
     std::size_t done = 0;
     while (done < data.size()) {
         const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            const int err = n < 0 ? errno : ENOSPC;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            throw std::runtime_error(path + ": cannot write: " + std::strerror(err));
-        }
+        if (n <= 0)
+            throw std::runtime_error(path +
+                                     ": cannot write: " + std::strerror(n < 0 ? errno : ENOSPC));
         done += static_cast<std::size_t>(n);
     }
+}
+
+// A file with other names (a dotfiles manager's hard link), or one whose owner a new file could
+// not be given, is written where it is: the other names see the new bytes, and owner and mode
+// stay. Not atomic, so it is kept for these files alone.
+void write_in_place(const std::string& path, const std::string& data) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+    try {
+        struct stat st {};
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+            throw std::runtime_error(path + ": cannot write: not a regular file");
+        write_whole(fd, data, path);
+        if (::ftruncate(fd, static_cast<off_t>(data.size())) != 0 || ::fsync(fd) != 0)
+            throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    if (::close(fd) != 0)
+        throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+}
+
+// Temporary files of ours beside `name` (NAME.sutra-tmp-PID) whose process is gone: what a run
+// killed between creating and renaming one leaves. Another live process's are left alone.
+void sweep_stale_temps(const fs::path& dir, const std::string& name) {
+    const std::string prefix = name + ".sutra-tmp-";
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string entry = it->path().filename().string();
+        if (!entry.starts_with(prefix) || entry.size() == prefix.size() ||
+            entry.size() - prefix.size() > 10)
+            continue;
+        const std::string digits = entry.substr(prefix.size());
+        if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+        const auto pid = static_cast<pid_t>(std::stoll(digits));
+        const bool gone = pid == ::getpid() || (::kill(pid, 0) != 0 && errno == ESRCH);
+        if (gone) ::unlink(it->path().c_str());
+    }
+}
+
+// The nearest folder of `path` that exists.
+fs::path existing_parent(fs::path dir) {
+    std::error_code ec;
+    while (!dir.empty() && !fs::exists(dir, ec) && dir != dir.parent_path())
+        dir = dir.parent_path();
+    return dir;
+}
+
+// Creates the folders of `path`. Run as root for another user (an admin installing for them),
+// each new folder takes the owner of the folder it is made in, never root.
+void make_parents(const fs::path& dir) {
+    std::error_code ec;
+    if (dir.empty() || fs::exists(dir, ec)) return;
+    const fs::path base = existing_parent(dir);
+    fs::create_directories(dir);
+    struct stat owner {};
+    if (::geteuid() != 0 || ::stat(base.c_str(), &owner) != 0 || owner.st_uid == 0) return;
+    for (fs::path d = dir; d != base && !d.empty(); d = d.parent_path())
+        if (::chown(d.c_str(), owner.st_uid, owner.st_gid) != 0) return;
+}
+
+} // namespace
+
+void write_atomic(const std::string& path, const std::string& data, mode_t mode) {
+    const fs::path dir = fs::path(path).parent_path();
+    make_parents(dir);
+    sweep_stale_temps(dir.empty() ? fs::path(".") : dir, fs::path(path).filename().string());
+    struct stat old {};
+    const bool exists = ::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode);
+    if (exists && old.st_nlink > 1) return write_in_place(path, data);
+    // The owner the new bytes keep: the file's own; a new file's folder's when run as root.
+    struct stat owner = old;
+    const bool keep_owner =
+        exists ? (old.st_uid != ::geteuid() || old.st_gid != ::getegid())
+        : ::geteuid() != 0
+            ? false
+            : ::stat(dir.empty() ? "." : dir.c_str(), &owner) == 0 && owner.st_uid != 0;
+    const std::string tmp = path + ".sutra-tmp-" + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd < 0) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+    try {
+        write_whole(fd, data, path);
+    } catch (...) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        throw;
+    }
     ::fchmod(fd, mode);
+    if (keep_owner && ::fchown(fd, owner.st_uid, owner.st_gid) != 0) {
+        // Not ours to give away (a group file we may write): its bytes change where they are.
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        if (exists) return write_in_place(path, data);
+        throw std::runtime_error(path +
+                                 ": cannot give it its folder's owner: " + std::strerror(errno));
+    }
     if (::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
         const int err = errno;
         ::unlink(tmp.c_str());
@@ -152,7 +244,10 @@ ojson apply_plans(const std::vector<FilePlan>& plans, bool dry_run) {
     }
     std::vector<Undo> done;
     for (const auto& p : real) {
-        ojson change = file_change(p.path, p.action, p.before, p.after);
+        // The bytes go in the answer only for a dry run, whose diff shows them: a real run of
+        // a 10 MB config would copy them twice more, and parse them again in the CLI.
+        ojson change = dry_run ? file_change(p.path, p.action, p.before, p.after)
+                               : file_change(p.path, p.action, std::nullopt, std::nullopt);
         const mode_t mode = file_mode(p.path, p.create_mode);
         if (p.restore_from) change["backup"] = *p.restore_from;
         if (!dry_run) {
