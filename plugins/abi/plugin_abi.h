@@ -12,9 +12,15 @@
  *
  * The lifecycle of one hook call (see docs/adapters.md):
  *   1. decode(payload) -> {"action":"compress"|"pass"|"respond", "output", "tool", "command",
- *      "exit_code", "namespace", "mode", "read_file":{"path","size","allowed_dir",
- *      "name_prefix","name_suffix"},
+ *      "exit_code", "namespace", "mode", "session", "context", "read_file":{"path","size",
+ *      "allowed_dir","name_prefix","name_suffix"},
  *      "route":{"kind":"cli"|"mcp","tool"}, "reason"}
+ *      "mode" is one of "auto", "concise", "normal", "verbose", "full" (docs/configuration.md);
+ *      any other value is ignored. "namespace" is the store namespace the original goes into:
+ *      1-64 of [A-Za-z0-9_.-], not "." or ".."; any other value fails open. "session" (added
+ *      within version 1) is the host's session id, kept in the stats log only when it is 1-128
+ *      of [A-Za-z0-9_.:-] (core/stats.hpp). "context" (added within version 1) is any JSON
+ *      value, handed back to encode unchanged.
  *      "respond" (added within version 1) means the module answers the hook itself: `output`
  *      holds the exact bytes to print and nothing is compressed (Claude Code's PreToolUse
  *      rewrite). A dispatcher that predates it treats any action but "compress" as a pass.
@@ -28,8 +34,20 @@
  *      {"view","rewritten","id","original_bytes","context"}: "context" (added within version 1)
  *      is decode's own "context" value handed back unchanged, so that encode need not parse a
  *      large payload twice; it is absent when decode gave none, or under an older dispatcher.
- * install/uninstall/detect/doctor take an options object ({"host_program","dry_run"}) and return
- * a result object; see docs/adapters.md for their fields.
+ * install/uninstall/detect/doctor take an options object and return a result object
+ * ({"ok", "changed", "files", "messages", "error"}; detect: {"found", "installed", ...}); see
+ * docs/adapters.md. The options the `sutra` CLI passes:
+ *   "host_program"  absolute path of sutra-host, the hook command's program (always)
+ *   "sutra_program" absolute path of sutra, for an MCP registration (always)
+ *   "dry_run"       true: plan and report, write nothing (always)
+ *   "bash_route"    "always" | "off" (Claude Code's PreToolUse route; install only, when given;
+ *                   the older spelling "wrap_bash": true means "always")
+ *   "raise_output_cap" true (Codex; install only, when given)
+ *   "statusline"    true (Claude Code; install only, when given)
+ *   "mcp_tools"     array of "files" | "exec": MCP tools beyond restore/compress/stats
+ *   "profile"       Hermes profile name (when given)
+ * A module ignores options it does not know; a CLI that predates an option never sends it, so a
+ * module must treat an absent option as that option's default.
  */
 #ifndef SUTRA_PLUGIN_ABI_H
 #define SUTRA_PLUGIN_ABI_H
