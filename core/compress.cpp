@@ -220,6 +220,7 @@ Response run(const Request& req, const Config& cfg) {
 // are counted (a pass-through saves nothing), and only up to a size where counting (~100 MB/s)
 // stays a small part of the call; a count that cannot be made is left out, never estimated.
 void count_tokens_for_stats(std::string_view original,
+                            const HostCut& req_cut,
                             const Response& r,
                             const Config& cfg,
                             RewriteRecord& rec) {
@@ -232,6 +233,10 @@ void count_tokens_for_stats(std::string_view original,
     if (!out) return;
     rec.tokens_in = *in;
     rec.tokens_out = *out;
+    if (req_cut.known) {
+        if (auto host = tokenizer::count_tokens(host_shown_text(req_cut, original)))
+            rec.host_tokens = *host;
+    }
 }
 
 } // namespace
@@ -281,7 +286,8 @@ Response compress(const Request& req, const Config& cfg) noexcept {
             static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
                                            std::chrono::steady_clock::now() - start)
                                            .count());
-        count_tokens_for_stats(req.output, r, cfg, rec);
+        if (req.host_cut.known) rec.host_bytes = host_shown_bytes(req.host_cut, r.original_bytes);
+        count_tokens_for_stats(req.output, req.host_cut, r, cfg, rec);
         log_rewrite(cfg, rec);
     } catch (...) {
     }

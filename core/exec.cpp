@@ -59,6 +59,8 @@ public:
         ExecResult r;
         r.exit_code = exit_code;
         r.signal = signal;
+        m_cut = exit_code == 0 && m_spec.host_cut_on_success.known ? m_spec.host_cut_on_success
+                                                                   : m_spec.host_cut;
         r.original_bytes = m_total;
         switch (m_phase) {
         case Phase::window:
@@ -105,6 +107,7 @@ private:
     std::unique_ptr<KeyMatcher> m_keys;
     std::unique_ptr<StreamPlanner> m_planner;
     std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+    HostCut m_cut; ///< the host's cut for this run's exit status (core/host_cut.hpp)
 
     bool go_raw(std::string reason) {
         m_phase = Phase::raw;
@@ -202,6 +205,7 @@ private:
         req.store_namespace = m_spec.store_namespace;
         req.session = m_spec.session;
         req.outliner = m_spec.outliner;
+        req.host_cut = m_cut;
         Config cfg = m_cfg;
         if (r.exit_code == 0 && m_spec.max_view_bytes_on_success > 0)
             cfg.max_view_bytes = m_spec.max_view_bytes_on_success;
@@ -274,6 +278,7 @@ private:
         rec.outcome = outcome;
         rec.bytes_in = m_total;
         rec.bytes_out = bytes_out;
+        if (m_cut.known) rec.host_bytes = host_shown_bytes(m_cut, m_total);
         rec.lines_in = m_planner ? m_planner->lines() : 0;
         rec.rules = r.rules;
         rec.micros =

@@ -44,6 +44,10 @@ struct ExecRequest {
     /// configured one, as for a failure.
     std::uint64_t max_view_bytes_on_success = 0;
     std::string session; ///< the host's session id, for the stats log
+    /// The host's own cut of a failing command's output, and of a succeeding one's (unknown:
+    /// the failing one's), for the stats log (core/host_cut.hpp).
+    HostCut host_cut;
+    HostCut host_cut_on_success;
 };
 
 struct ExecElision {

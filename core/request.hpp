@@ -2,6 +2,8 @@
 // The core's request and response: plain values that every front end (the CLI, the host adapters,
 // the MCP server, exec) fills in and reads back. Nothing here owns a file or a process.
 
+#include "core/host_cut.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -71,6 +73,9 @@ struct Request {
     /// The host's session id, for the stats log (`sutra stats --session`, `sutra statusline`);
     /// logged only when valid_session_id holds.
     std::string session;
+    /// What the host would have shown of this output without sutra, for the stats log's
+    /// savings against it (core/host_cut.hpp); unknown: the raw output.
+    HostCut host_cut;
 };
 
 /// One elided range, in the original's coordinates: bytes are zero-based half-open [begin, end),

@@ -95,6 +95,14 @@ struct Totals {
     std::uint64_t token_records = 0;
     std::uint64_t tokens_in = 0;
     std::uint64_t tokens_out = 0;
+    // Against what the host would have shown without sutra (core/host_cut.hpp): its own cut
+    // where the record names one, else the raw output. A pass-through saves nothing against it
+    // (the host's cut applies); a view larger than the host's cut saves less than nothing.
+    std::uint64_t host_records = 0; ///< records that named the host's cut
+    std::uint64_t host_bytes = 0;
+    std::int64_t host_saved = 0;
+    std::uint64_t host_tokens = 0; ///< over the records with token counts
+    std::int64_t host_tokens_saved = 0;
 
     void add(const Totals& o) {
         calls += o.calls;
@@ -105,6 +113,11 @@ struct Totals {
         token_records += o.token_records;
         tokens_in += o.tokens_in;
         tokens_out += o.tokens_out;
+        host_records += o.host_records;
+        host_bytes += o.host_bytes;
+        host_saved += o.host_saved;
+        host_tokens += o.host_tokens;
+        host_tokens_saved += o.host_tokens_saved;
     }
     std::uint64_t tokens_saved() const {
         return tokens_in > tokens_out ? tokens_in - tokens_out : 0;
@@ -136,6 +149,21 @@ std::string label(const nlohmann::json& j, const char* key) {
 std::uint64_t number(const nlohmann::json& j, const char* key) {
     auto it = j.find(key);
     return it != j.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
+}
+
+std::int64_t signed_difference(std::uint64_t a, std::uint64_t b) {
+    return a >= b ? static_cast<std::int64_t>(a - b) : -static_cast<std::int64_t>(b - a);
+}
+
+// A record's figures against the host's own cut (Totals::host_bytes).
+void add_host_figures(const nlohmann::json& j, Totals& t) {
+    const bool named = j.contains("host_bytes");
+    t.host_records = named ? 1 : 0;
+    t.host_bytes = named ? number(j, "host_bytes") : t.bytes_in;
+    t.host_saved = t.rewritten ? signed_difference(t.host_bytes, t.bytes_out) : 0;
+    if (t.token_records == 0) return;
+    t.host_tokens = j.contains("host_tokens") ? number(j, "host_tokens") : t.tokens_in;
+    t.host_tokens_saved = signed_difference(t.host_tokens, t.tokens_out);
 }
 
 // "2026-W49" for the ISO week holding "2026-12-02"; "" for a day that does not parse.
@@ -189,6 +217,7 @@ void add_line(Aggregate& agg, std::string_view line, const StatsQuery& query) {
         t.tokens_in = number(j, "tokens_in");
         t.tokens_out = number(j, "tokens_out");
     }
+    add_host_figures(j, t);
     agg.tools[label(j, "tool")].add(t);
     agg.shapes[label(j, "shape")].add(t);
     agg.total.add(t);
@@ -227,7 +256,12 @@ nlohmann::json totals_json(const Totals& t) {
             {"token_counted", t.token_records},
             {"tokens_in", t.tokens_in},
             {"tokens_out", t.tokens_out},
-            {"saved_tokens", t.tokens_saved()}};
+            {"saved_tokens", t.tokens_saved()},
+            {"host_cut_records", t.host_records},
+            {"host_bytes", t.host_bytes},
+            {"saved_bytes_vs_host", t.host_saved},
+            {"host_tokens", t.host_tokens},
+            {"saved_tokens_vs_host", t.host_tokens_saved}};
 }
 
 std::string human_bytes(std::uint64_t n) {
@@ -299,6 +333,24 @@ std::string command_table(const Aggregate& agg) {
     return out;
 }
 
+double percent_of(std::int64_t part, std::uint64_t whole) {
+    return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
+
+// The honest figure: saved against what the model would have read without sutra (the host's own
+// cut, where the hook named it; else the raw output). Negative when sutra showed more.
+std::string host_line(const Totals& t) {
+    std::string out = fmt::format(
+        "against what the hosts would have shown without sutra ({} of {} call{} named the host's "
+        "own cut; the rest count the raw output): {} bytes saved ({:.1f}%)",
+        t.host_records, t.calls, t.calls == 1 ? "" : "s", t.host_saved,
+        percent_of(t.host_saved, t.host_bytes));
+    if (t.token_records > 0)
+        out += fmt::format(", {} tokens saved ({:.1f}%)", t.host_tokens_saved,
+                           percent_of(t.host_tokens_saved, t.host_tokens));
+    return out + "\n";
+}
+
 std::string text_report(const Config& config, const std::string& path, const Aggregate& agg) {
     std::string out;
     if (!config.stats_enabled) out += "note: stats logging is disabled (stats.enabled = false)\n";
@@ -330,6 +382,7 @@ std::string text_report(const Config& config, const std::string& path, const Agg
                                t.rewritten - t.token_records == 1 ? "" : "s");
         out += "\n";
     }
+    out += host_line(t);
     out += "\nrestores:";
     if (agg.restores.empty()) out += " none";
     bool first = true;
@@ -361,10 +414,12 @@ void log_rewrite(const Config& config, const RewriteRecord& record) noexcept {
         j["us"] = record.micros;
         if (valid_session_id(record.session)) j["session"] = record.session;
         j["day"] = today();
+        if (record.host_bytes) j["host_bytes"] = *record.host_bytes;
         if (record.tokens_in && record.tokens_out) {
             j["encoding"] = "o200k_base";
             j["tokens_in"] = *record.tokens_in;
             j["tokens_out"] = *record.tokens_out;
+            if (record.host_tokens) j["host_tokens"] = *record.host_tokens;
         }
         append_line(config, to_line(j));
     } catch (...) {
@@ -411,15 +466,17 @@ Aggregate read_aggregate(const Config& config, const StatsQuery& query, std::str
 std::string period_csv(const Aggregate& agg, const StatsQuery& query) {
     const bool periods = query.period != StatsQuery::Period::none;
     std::string out = fmt::format(
-        "{},calls,rewritten,bytes_in,bytes_out,saved_bytes,tokens_in,tokens_out,saved_tokens\n",
+        "{},calls,rewritten,bytes_in,bytes_out,saved_bytes,tokens_in,tokens_out,saved_tokens,"
+        "host_bytes,saved_bytes_vs_host,host_tokens,saved_tokens_vs_host\n",
         periods ? (query.period == StatsQuery::Period::day ? "day" : "week") : "tool");
     auto row = [&](const std::string& name, const Totals& t) {
         // Names are plain (days, weeks) or host tool names: quote those, doubling quotes.
         std::string quoted = "\"";
         for (char c : printable(name)) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-        out +=
-            fmt::format("{}\",{},{},{},{},{},{},{},{}\n", quoted, t.calls, t.rewritten, t.bytes_in,
-                        t.bytes_out, t.saved, t.tokens_in, t.tokens_out, t.tokens_saved());
+        out += fmt::format("{}\",{},{},{},{},{},{},{},{},{},{},{},{}\n", quoted, t.calls,
+                           t.rewritten, t.bytes_in, t.bytes_out, t.saved, t.tokens_in, t.tokens_out,
+                           t.tokens_saved(), t.host_bytes, t.host_saved, t.host_tokens,
+                           t.host_tokens_saved);
     };
     for (const auto& [name, t] : periods ? agg.periods : agg.tools) row(name, t);
     row("total", agg.total);
@@ -491,8 +548,12 @@ std::string statusline_text(const Config& config, std::string_view session) {
         const double pct = t.tokens_in == 0 ? 0.0
                                             : 100.0 * static_cast<double>(t.tokens_saved()) /
                                                   static_cast<double>(t.tokens_in);
-        return fmt::format("sutra: {} tokens saved ({:.0f}%) in {} call{}", t.tokens_saved(), pct,
-                           t.calls, t.calls == 1 ? "" : "s");
+        std::string line = fmt::format("sutra: {} tokens saved ({:.0f}%) in {} call{}",
+                                       t.tokens_saved(), pct, t.calls, t.calls == 1 ? "" : "s");
+        // Where a hook named the host's own cut, what that leaves of the figure.
+        if (t.host_records > 0)
+            line += fmt::format(" ({} vs the host's own cut)", t.host_tokens_saved);
+        return line;
     }
     if (t.calls > 0)
         return fmt::format("sutra: {} saved ({:.0f}%) in {} call{}", human_bytes(t.saved),

@@ -31,6 +31,10 @@ struct RewriteRecord {
     std::optional<std::uint64_t> tokens_in;
     std::optional<std::uint64_t> tokens_out;
     std::string session; ///< the host's session id; logged when valid_session_id holds
+    /// What the host would have shown of the original without sutra (core/host_cut.hpp), in
+    /// bytes and, when tokens are counted, o200k tokens; absent: the raw output.
+    std::optional<std::uint64_t> host_bytes;
+    std::optional<std::uint64_t> host_tokens;
 };
 
 /// A session id the stats log keeps: 1-128 of [A-Za-z0-9._:-] (every host's ids are such).

@@ -121,7 +121,8 @@ TEST(ClaudeRoute, WrappedCommandQuotesTheLineExactly) {
     const std::string line = "echo 'a'\"b\" $X \\\n\t'";
     const std::string wrapped = plugins::claude::wrap_command(w, line);
     EXPECT_EQ(wrapped.rfind("'/opt/my sutra/sutra' exec --shell /bin/bash --max-view-bytes 8192 "
-                            "--max-view-bytes-on-success 28000 --no-status-line --mcp-tool "
+                            "--max-view-bytes-on-success 28000 --no-status-line --host-cut "
+                            "10000:5000:5000:30000 --host-cut-on-success 30000:2048:0 --mcp-tool "
                             "mcp__sutra__sutra_restore --sh '",
                             0),
               0u)
@@ -155,7 +156,8 @@ TEST(ClaudeRoute, LeadingDirectoryChangesStayInTheHostsShell) {
     ASSERT_TRUE(plan.route.has_value());
     EXPECT_EQ(plugins::claude::wrap_route(w, *plan.route),
               "cd sub && /opt/sutra exec --shell /bin/bash --max-view-bytes 8192 "
-              "--max-view-bytes-on-success 28000 --no-status-line --sh 'make test'");
+              "--max-view-bytes-on-success 28000 --no-status-line --host-cut "
+              "10000:5000:5000:30000 --host-cut-on-success 30000:2048:0 --sh 'make test'");
 }
 
 // Runs `line` through bash directly and through the wrapper, from the same folder with the same

@@ -313,6 +313,92 @@ TEST_F(StatsTest, CompressRecordsExactTokenCounts) {
     EXPECT_FALSE(last.contains("tokens_in"));
 }
 
+// The host's own cut (core/host_cut.hpp) over many sizes: the shown text is the head and the tail
+// of the window, its size is host_shown_bytes, an output within the cut is shown whole.
+TEST(HostCut, ShownTextAndBytesAgreeOverManySizes) {
+    std::mt19937 rng(7);
+    const std::vector<std::string> specs = {"10000:5000:5000:30000", "30000:2048:0",
+                                            "51200:0:51200", "100:60:60", "0:0:0"};
+    for (const std::string& spec : specs) {
+        const auto cut = parse_host_cut(spec);
+        ASSERT_TRUE(cut) << spec;
+        for (int k = 0; k < 200; ++k) {
+            const std::size_t size = std::uniform_int_distribution<std::size_t>(0, 70000)(rng);
+            std::string text(size, 'x');
+            for (char& c : text) c = static_cast<char>('a' + rng() % 26);
+            const std::string shown = host_shown_text(*cut, text);
+            SCOPED_TRACE(spec + " at " + std::to_string(size));
+            EXPECT_EQ(shown.size(), host_shown_bytes(*cut, size));
+            const std::size_t window =
+                cut->window ? std::min<std::size_t>(size, cut->window) : size;
+            if (window <= cut->over) {
+                EXPECT_EQ(shown, text.substr(0, window));
+                continue;
+            }
+            const std::size_t head = std::min<std::size_t>(cut->head, window);
+            EXPECT_EQ(shown.substr(0, head), text.substr(0, head));
+            EXPECT_EQ(shown.substr(head),
+                      text.substr(window - (shown.size() - head), shown.size() - head));
+        }
+    }
+    EXPECT_EQ(host_shown_bytes(HostCut{}, 12345), 12345u); // unknown: all of it
+    for (const char* bad : {"", "1", "1:2", "a:b:c", "1:2:3:4:5", "-1:2:3", "1::3"})
+        EXPECT_FALSE(parse_host_cut(bad)) << bad;
+}
+
+// Savings against what the host would have shown: a view larger than the host's 2 KB preview
+// saves less than nothing against it, however much it saves against the raw output; a record
+// without a cut counts the raw output; the report says both.
+TEST_F(StatsTest, SavingsAreAlsoCountedAgainstTheHostsOwnCut) {
+    std::mt19937 rng(3);
+    const std::string text = test::random_log(rng, 3000);
+    Request req;
+    req.output = text;
+    req.host = "claude";
+    req.session = "S";
+    req.host_cut = *parse_host_cut("30000:2048:0");
+    const Response r = compress(req, m_config);
+    ASSERT_TRUE(r.rewritten);
+    ASSERT_GT(text.size(), 30000u);
+    ASSERT_GT(r.view.size(), 2048u);
+    auto rec = nlohmann::json::parse(read_lines(log()).back());
+    EXPECT_EQ(rec["host_bytes"], 2048);
+    if (tokenizer::has_rank_data()) {
+        EXPECT_EQ(rec["host_tokens"].get<std::size_t>(),
+                  *tokenizer::count_tokens(std::string_view(text).substr(0, 2048)));
+    }
+    req.host_cut = {};
+    req.session = "T";
+    ASSERT_TRUE(compress(req, m_config).rewritten);
+    EXPECT_FALSE(nlohmann::json::parse(read_lines(log()).back()).contains("host_bytes"));
+
+    StatsQuery q;
+    q.format = StatsQuery::Format::json;
+    q.session = "S";
+    auto j = nlohmann::json::parse(stats_report(m_config, q))["total"];
+    EXPECT_EQ(j["host_cut_records"], 1);
+    EXPECT_EQ(j["host_bytes"], 2048);
+    EXPECT_EQ(j["saved_bytes_vs_host"].get<std::int64_t>(),
+              2048 - static_cast<std::int64_t>(r.view.size()));
+    EXPECT_EQ(j["saved_bytes"], text.size() - r.view.size());
+    q.session = "T";
+    j = nlohmann::json::parse(stats_report(m_config, q))["total"];
+    EXPECT_EQ(j["host_cut_records"], 0);
+    EXPECT_EQ(j["host_bytes"], text.size());
+    EXPECT_EQ(j["saved_bytes_vs_host"], j["saved_bytes"]);
+    q.session.clear();
+    q.format = StatsQuery::Format::text;
+    const std::string report = stats_report(m_config, q);
+    EXPECT_NE(report.find("against what the hosts would have shown without sutra (1 of 2 calls "
+                          "named the host's own cut"),
+              std::string::npos)
+        << report;
+    if (tokenizer::has_rank_data()) {
+        EXPECT_NE(statusline_text(m_config, "S").find(" vs the host's own cut)"), std::string::npos)
+            << statusline_text(m_config, "S");
+    }
+}
+
 TEST_F(StatsTest, EmptyReportSaysSo) {
     EXPECT_THAT(stats_report(m_config, false),
                 HasSubstr("no records yet (" + log().string() + ")"));
@@ -393,9 +479,13 @@ TEST_F(StatsTest, SessionsDaysAndWeeksAreReportedApart) {
     const std::string csv = stats_report(m_config, q);
     EXPECT_EQ(
         csv.substr(0, csv.find('\n')),
-        "week,calls,rewritten,bytes_in,bytes_out,saved_bytes,tokens_in,tokens_out,saved_tokens");
-    EXPECT_NE(csv.find("\n\"2026-W49\",2,2,1500,200,1300,0,0,0\n"), std::string::npos) << csv;
-    EXPECT_NE(csv.find("\n\"total\",5,5,2100,500,1600,0,0,0\n"), std::string::npos) << csv;
+        "week,calls,rewritten,bytes_in,bytes_out,saved_bytes,tokens_in,tokens_out,saved_tokens,"
+        "host_bytes,saved_bytes_vs_host,host_tokens,saved_tokens_vs_host");
+    // No record names the host's cut: the raw output is the baseline, so both figures agree.
+    EXPECT_NE(csv.find("\n\"2026-W49\",2,2,1500,200,1300,0,0,0,1500,1300,0,0\n"), std::string::npos)
+        << csv;
+    EXPECT_NE(csv.find("\n\"total\",5,5,2100,500,1600,0,0,0,2100,1600,0,0\n"), std::string::npos)
+        << csv;
 
     EXPECT_EQ(statusline_text(m_config, "B"), "sutra: 200 B saved (67%) in 1 call");
     EXPECT_EQ(statusline_text(m_config, "C"), "sutra: 0 tokens saved");

@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <random>
 #include <spawn.h>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -57,6 +58,7 @@ struct Outcome {
 class ExecFixture : public ::testing::Test {
 protected:
     TempDir dir;
+    bool stats = false; ///< log stats (SUTRA_STATS=1) for the runs that follow
     std::string store_dir() const { return dir.path + "/store"; }
 
     std::vector<std::string> environment() const {
@@ -67,7 +69,7 @@ protected:
         }
         env.push_back("SUTRA_HOME=" + store_dir());
         env.push_back("SUTRA_CONFIG=" + dir.path + "/none.toml");
-        env.push_back("SUTRA_STATS=0");
+        env.push_back(stats ? "SUTRA_STATS=1" : "SUTRA_STATS=0");
         return env;
     }
 
@@ -311,6 +313,45 @@ TEST_F(ExecFixture, ASuccessMayHaveALargerCeilingThanAFailure) {
     EXPECT_LT(failed.out.size(), 4096u + 200u) << failed.out.size();
     EXPECT_NE(failed.out.find("[sutra: "), std::string::npos);
     EXPECT_EQ(run({"exec", "--max-view-bytes-on-success", "12", "--", "true"}).exit_code, 2);
+}
+
+// The Claude route names what the host would show of a failing and of a succeeding command
+// (--host-cut, --host-cut-on-success): each run's stats record counts against the one its exit
+// status picks, in the window and past it (streamed) alike; a run without them counts raw.
+TEST_F(ExecFixture, TheStatsRecordCountsAgainstTheHostsCutForItsExitStatus) {
+    stats = true;
+    const std::vector<std::string> cuts = {
+        "exec",         "--host-cut", "10000:5000:5000:30000", "--host-cut-on-success",
+        "30000:2048:0", "--sh"};
+    auto last_record = [&] {
+        std::istringstream log(test::read_file(store_dir() + "/stats.jsonl"));
+        std::string line, last;
+        while (std::getline(log, line))
+            if (!line.empty()) last = line;
+        return nlohmann::json::parse(last);
+    };
+    struct Case {
+        std::string line;
+        std::uint64_t host_bytes; // what Claude Code would have shown
+    };
+    const std::vector<Case> cases = {
+        {"seq 1 20000; exit 2", 10000},   // 108,894 bytes: 10,000 of its first 30,000
+        {"seq 1 20000", 2048},            // a success past 30,000: the 2 KB preview
+        {"seq 1 5000; exit 1", 10000},    // 23,893 bytes, within the window: head and tail
+        {"seq 1 2000000; exit 3", 10000}, // 14.9 MB, streamed past the window
+        {"seq 1 2000000", 2048},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> args = cuts;
+        args.push_back(c.line);
+        run(args);
+        const auto rec = last_record();
+        EXPECT_EQ(rec.value("host_bytes", std::uint64_t{0}), c.host_bytes) << c.line << rec.dump();
+    }
+    run({"exec", "--sh", "seq 1 20000; exit 2"});
+    EXPECT_FALSE(last_record().contains("host_bytes"));
+    for (const char* bad : {"1:2", "a:1:2", "1:2:3:4:5"})
+        EXPECT_EQ(run({"exec", "--host-cut", bad, "--", "true"}).exit_code, 2) << bad;
 }
 
 TEST_F(ExecFixture, AStreamedRunRestoresExactly) {

@@ -30,6 +30,8 @@ const char* const k_exec_usage =
     "         --max-view-bytes N (a lower ceiling on the view than the configured one),\n"
     "         --max-view-bytes-on-success N (the same for a command that exits 0),\n"
     "         --session ID (the host's session, for the stats log),\n"
+    "         --host-cut OVER:HEAD:TAIL[:WINDOW], --host-cut-on-success SPEC (what the host\n"
+    "         would show without sutra, for the stats log's honest figure),\n"
     "         --no-status-line (the host shows the exit status itself)\n";
 
 std::string json_text(const core::ExecResult& r) {
@@ -115,6 +117,15 @@ int cmd_exec(const Args& args) {
                 return 2;
             }
             (a == "--max-view-bytes" ? max_view : max_view_on_success) = n;
+        } else if (a == "--host-cut" || a == "--host-cut-on-success") {
+            auto v = value(a.c_str());
+            if (!v) return 2;
+            const auto cut = core::parse_host_cut(*v);
+            if (!cut) {
+                print_error(a + " takes OVER:HEAD:TAIL[:WINDOW], each a number of bytes");
+                return 2;
+            }
+            (a == "--host-cut" ? spec.host_cut : spec.host_cut_on_success) = *cut;
         } else if (!a.empty() && a[0] == '-') {
             print_error("unknown option '" + a + "'");
             std::fputs(k_exec_usage, stderr);

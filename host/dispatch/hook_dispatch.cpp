@@ -180,6 +180,15 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
         }
         req.store_namespace = ns;
     }
+    // What the host would have shown without sutra, as its module states it (the stats log's
+    // honest figure, core/host_cut.hpp).
+    if (const auto c = decoded.find("host_cut"); c != decoded.end() && c->is_object()) {
+        auto field = [&](const char* key) {
+            const auto v = c->find(key);
+            return v != c->end() && v->is_number_unsigned() ? v->get<std::uint64_t>() : 0;
+        };
+        req.host_cut = {true, field("over"), field("head"), field("tail"), field("window")};
+    }
     if (const auto r = decoded.find("route"); r != decoded.end() && r->is_object()) {
         if (r->value("kind", std::string()) == "mcp") {
             req.route.kind = core::RestoreRoute::Kind::mcp;

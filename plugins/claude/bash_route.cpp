@@ -237,11 +237,19 @@ refusal(std::string_view command, const ProgramLookup& on_path, bool after_cd) {
 
 } // namespace
 
+// What Claude Code 2.1.332 shows the model of a command's output without sutra, for the stats
+// log's honest figure (core/host_cut.hpp; docs/configuration.md): a failing command's first
+// 30,000 characters cut to about 10,000 as head and tail; a succeeding one whole up to 30,000
+// characters, past that a preview of its first 2 KB.
+constexpr const char* k_host_cut_on_failure = "10000:5000:5000:30000";
+constexpr const char* k_host_cut_on_success = "30000:2048:0";
+
 std::string wrap_command(const Wrapper& w, std::string_view command) {
-    std::string out = common::shell_word(w.sutra) + " exec --shell " + common::shell_word(w.shell) +
-                      " --max-view-bytes " + std::to_string(w.max_view_bytes) +
-                      " --max-view-bytes-on-success " +
-                      std::to_string(w.max_view_bytes_on_success) + " --no-status-line";
+    std::string out =
+        common::shell_word(w.sutra) + " exec --shell " + common::shell_word(w.shell) +
+        " --max-view-bytes " + std::to_string(w.max_view_bytes) + " --max-view-bytes-on-success " +
+        std::to_string(w.max_view_bytes_on_success) + " --no-status-line" + " --host-cut " +
+        k_host_cut_on_failure + " --host-cut-on-success " + k_host_cut_on_success;
     if (!w.mcp_tool.empty()) out += " --mcp-tool " + common::shell_word(w.mcp_tool);
     if (!w.session.empty()) out += " --session " + common::shell_word(w.session);
     // Always quoted, so the line reaches the shell exactly as the model wrote it.
@@ -260,6 +268,10 @@ std::vector<std::string> wrapper_words(const Wrapper& w) {
                                  "--max-view-bytes-on-success",
                                  std::to_string(w.max_view_bytes_on_success),
                                  "--no-status-line",
+                                 "--host-cut",
+                                 k_host_cut_on_failure,
+                                 "--host-cut-on-success",
+                                 k_host_cut_on_success,
                                  "--sh"};
     if (!w.mcp_tool.empty()) {
         out.push_back("--mcp-tool");

@@ -316,6 +316,20 @@ std::string decode_pre_tool_use(const json& p) {
         .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// What Claude Code 2.1.332 shows the model of a result without sutra (docs/configuration.md,
+// "How the figures are counted"): a Bash output up to BASH_MAX_OUTPUT_LENGTH characters (default
+// 30,000, at most 150,000) whole, past it a `<persisted-output>` preview of its first 2 KB; other
+// tools' results whole up to 50,000 characters, past it the same preview.
+json host_cut(bool shell) {
+    std::uint64_t over = shell ? 30000 : 50000;
+    if (const char* env = std::getenv("BASH_MAX_OUTPUT_LENGTH"); shell && env != nullptr) {
+        char* end = nullptr;
+        const unsigned long long n = std::strtoull(env, &end, 10);
+        if (end != env && *end == '\0' && n > 0) over = std::min<std::uint64_t>(n, 150000);
+    }
+    return json{{"over", over}, {"head", 2048}, {"tail", 0}};
+}
+
 std::string decode_payload(std::string_view payload) {
     const json p = sutra::core::parse_within_nesting<json>(payload);
     if (!p.is_object()) return common::pass("malformed payload");
@@ -329,7 +343,8 @@ std::string decode_payload(std::string_view payload) {
                 {"tool", tool},
                 {"route", restore_route(p)},
                 {"context", encode_context(tool, *resp)},
-                {"session", common::string_field(p, "session_id")}};
+                {"session", common::string_field(p, "session_id")},
+                {"host_cut", host_cut(is_shell(tool))}};
 
     if (is_shell(tool)) {
         const json input = p.value("tool_input", json::object());

@@ -182,9 +182,14 @@ std::string decode_payload(std::string_view payload) {
     if (common::is_restore_command(command)) return common::pass("sutra restore output");
     const auto resp = p.find("tool_response");
     if (resp == p.end() || !resp->is_string()) return common::pass("tool_response is not a string");
+    // What Codex 0.171.0 shows the model without sutra at its default output cap: about 10,000
+    // characters, head and tail around "…N chars truncated…" (docs/configuration.md, "How the
+    // figures are counted"). Under the default cap the hook already gets that cut text.
+    const json cut = {{"over", 10000}, {"head", 5000}, {"tail", 5000}};
     return json{{"action", "compress"},     {"tool", tool},
                 {"command", command},       {"output", *resp},
-                {"route", restore_route()}, {"session", common::string_field(p, "session_id")}}
+                {"route", restore_route()}, {"session", common::string_field(p, "session_id")},
+                {"host_cut", cut}}
         .dump();
 }
 

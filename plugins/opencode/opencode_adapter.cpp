@@ -130,7 +130,10 @@ std::string decode_payload(std::string_view payload) {
     json out = {{"action", "compress"},
                 {"tool", tool},
                 {"route", restore_route()},
-                {"session", common::string_field(input, "sessionID")}};
+                {"session", common::string_field(input, "sessionID")},
+                // What OpenCode 1.18.33 shows without sutra: up to 51,200 bytes whole, past it
+                // the path and the output's last lines within that size (docs/configuration.md).
+                {"host_cut", {{"over", 51200}, {"head", 0}, {"tail", 51200}}}};
 
     if (const auto text = output.find("output"); text != output.end() && text->is_string()) {
         if (!is_shell(tool) && tool != "grep") return common::pass("tool " + tool + " passes");

@@ -134,6 +134,14 @@ assert a[\"session\"] == \"sess-A\" and a[\"total\"][\"calls\"] == 2, a[\"total\
 assert t[\"total\"][\"calls\"] == 3 and set(a[\"total\"]) == set(t[\"total\"]), (a, t)
 assert 0 < a[\"total\"][\"bytes_in\"] < t[\"total\"][\"bytes_in\"]
 " "$T/a.json" "$T/all.json"'
+check "the Claude hook names the host's own cut: each record counts against what Claude Code would show" \
+    'python3 -c "import json,sys
+a = json.load(open(sys.argv[1]))[\"total\"]
+assert a[\"host_cut_records\"] == 2, a
+# each output is whole to the host (under 30,000 characters) or its 2 KB preview
+assert 0 < a[\"host_bytes\"] <= a[\"bytes_in\"], a
+assert a[\"saved_bytes_vs_host\"] <= a[\"saved_bytes\"], a
+" "$T/a.json"'
 line_a=$(printf '{"session_id":"sess-A","model":{"id":"x"}}' | "$SUTRA_BIN" statusline)
 line_c=$(printf '{"session_id":"sess-C"}' | "$SUTRA_BIN" statusline)
 saved_a=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["total"]; print(t["saved_tokens"] if t["token_counted"] else "")' "$T/a.json")
