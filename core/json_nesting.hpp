@@ -16,6 +16,11 @@ namespace sutra::core {
 /// copy or dump of the tree stays far from the stack's end, sanitizers included.
 inline constexpr std::size_t k_max_json_nesting = 512;
 
+/// The limit for a config file the user wrote (settings.json, .claude.json, opencode.json …) that
+/// install reads and writes back: deep enough for any real document (1,000 levels pass), while a
+/// tree this deep still copies and dumps well within the stack. Hook payloads keep the limit above.
+inline constexpr std::size_t k_max_config_nesting = 2048;
+
 /// True when no array or object in `text` opens more than `limit` levels deep. Brackets inside
 /// strings do not count; the text need not be valid JSON (the parser judges that afterwards).
 inline bool json_nesting_within(std::string_view text,

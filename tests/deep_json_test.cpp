@@ -263,6 +263,40 @@ TEST_P(DeepJson, CliCommandsHandleItAndItRestoresExactly) {
     }
 }
 
+// ---- the user's own config (issue 23, item 4) -------------------------------------------------
+
+// Far deeper than any config a person writes: install refuses it with a message that says so,
+// naming the file, writes nothing, and does not crash.
+TEST_P(DeepJson, InstallRefusesAnAbsurdlyDeepConfigByName) {
+    test::HostSandbox box;
+    PluginRegistry registry{box.build_tree()};
+    const std::string settings = box.dir.path + "/claude/settings.json";
+    const std::string config = box.dir.path + "/config/opencode/opencode.json";
+    const std::string doc = R"({"a":)" + deep + "}\n";
+    fs::create_directories(box.dir.path + "/claude");
+    fs::create_directories(box.dir.path + "/config/opencode");
+    write_file(settings, doc);
+    write_file(config, doc);
+    const json options = {{"host_program", "/opt/sutra/bin/sutra-host"},
+                          {"sutra_program", "/opt/sutra/bin/sutra"}};
+    for (const auto& [client, path] :
+         {std::pair{"claude", settings}, std::pair{"opencode", config}}) {
+        auto plugin = registry.load(client);
+        ASSERT_TRUE(plugin) << plugin.error();
+        const int rc = in_child([&] {
+            const auto r =
+                json::parse((*plugin)->call(Plugin::Op::install, options.dump()).value());
+            const std::string error = r.value("error", std::string());
+            return !r.value("ok", true) && error.find(path) != std::string::npos &&
+                           error.find("nests deeper than") != std::string::npos
+                       ? 0
+                       : 3;
+        });
+        EXPECT_EQ(rc, 0) << client << ": 3 = not refused by name, 100+ = crashed";
+        EXPECT_EQ(test::read_file(path), doc);
+    }
+}
+
 // ---- the crash guard ---------------------------------------------------------------------------
 
 // A module that overflows its stack in decode: the guard's handler runs on its own stack and

@@ -260,5 +260,79 @@ TEST_F(HermesTest, HonoursHermesHomeAndProfiles) {
     EXPECT_FALSE(call(Plugin::Op::install, false, {{"profile", "../x"}})["ok"]);
 }
 
+// Issue 23, item 4: `sutra uninstall` and `sutra detect` find every profile sutra installed
+// into, and detect, uninstall and doctor take --profile too.
+TEST_F(HermesTest, UninstallAndDetectFindEveryProfileSutraInstalledInto) {
+    const std::string sutra = SUTRA_BINARY;
+    const std::string work = home + "/profiles/work";
+    fs::create_directories(work);
+    fs::create_directories(home + "/profiles/idle");
+    test::write_file(work + "/config.yaml", k_user_config);
+    int status = 0;
+    std::string out =
+        test::run_command(sutra + " install --client hermes --profile work 2>&1", &status);
+    ASSERT_EQ(status, 0) << out;
+    ASSERT_TRUE(fs::exists(work + "/plugins/sutra/__init__.py"));
+
+    out = test::run_command(sutra + " detect 2>&1", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("hermes (profile work)"), std::string::npos) << out;
+    EXPECT_EQ(out.find("profile idle"), std::string::npos) << out;
+    out = test::run_command(sutra + " detect --profile work 2>&1", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find(work + "/plugins/sutra"), std::string::npos) << out;
+    out = test::run_command(sutra + " doctor --client hermes 2>&1", &status);
+    EXPECT_NE(out.find("hermes (profile work): hook installed in " + work), std::string::npos)
+        << out;
+
+    out = test::run_command(sutra + " uninstall 2>&1", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_EQ(out.find("no client to uninstall from"), std::string::npos) << out;
+    EXPECT_EQ(test::read_file(work + "/config.yaml"), k_user_config);
+    EXPECT_EQ(tree(work), (std::vector<std::string>{"config.yaml", "plugins"}));
+
+    // --profile on uninstall; --client hermes alone takes the default home and every profile.
+    test::run_command(sutra + " install --client hermes --profile work", &status);
+    ASSERT_EQ(status, 0);
+    out = test::run_command(sutra + " uninstall --client hermes --profile work 2>&1", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_EQ(test::read_file(work + "/config.yaml"), k_user_config);
+    test::run_command(sutra + " install --client hermes --profile work", &status);
+    test::run_command(sutra + " install --client hermes", &status);
+    ASSERT_TRUE(fs::exists(plugin_dir + "/__init__.py"));
+    out = test::run_command(sutra + " uninstall --client hermes 2>&1", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_EQ(test::read_file(work + "/config.yaml"), k_user_config);
+    EXPECT_FALSE(fs::exists(work + "/plugins/sutra")) << out;
+    EXPECT_FALSE(fs::exists(plugin_dir)) << out;
+    EXPECT_FALSE(fs::exists(config)) << out;
+}
+
+// Issue 23, item 4: Hermes's own switch, a `sutra` in plugins.disabled, is named as such, and
+// doctor claims no coverage while it is there.
+TEST_F(HermesTest, DoctorNamesPluginsDisabledAndClaimsNoCoverage) {
+    const std::string sutra = SUTRA_BINARY;
+    fs::create_directories(home);
+    test::write_file(config, "plugins:\n  disabled:\n    - other\n");
+    int status = 0;
+    std::string out = test::run_command(sutra + " install --client hermes 2>&1", &status);
+    ASSERT_EQ(status, 0) << out;
+    out = test::run_command(sutra + " doctor --client hermes 2>&1", &status);
+    ASSERT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("sutra sees every shell output"), std::string::npos) << out;
+
+    std::string text = test::read_file(config);
+    text.replace(text.find("    - other\n"), 12, "    - sutra\n");
+    test::write_file(config, text);
+    out = test::run_command(sutra + " doctor --client hermes 2>&1", &status);
+    EXPECT_NE(status, 0) << out;
+    EXPECT_NE(out.find("problem: " + config + " lists sutra in plugins.disabled"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(out.find("disableAllHooks"), std::string::npos) << out;
+    EXPECT_EQ(out.find("sutra sees every shell output"), std::string::npos) << out;
+    test::run_command(sutra + " uninstall --client hermes", &status);
+}
+
 } // namespace
 } // namespace sutra::host

@@ -14,6 +14,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <random>
 #include <sys/resource.h>
@@ -438,6 +439,106 @@ TEST_F(SafeInstallTest, DoctorNamesAnUnreadableConfigAndFails) {
     const std::string out = test::run_command(sutra + " doctor --client bogus 2>&1", &status);
     EXPECT_NE(status, 0);
     EXPECT_NE(out.find("bogus"), std::string::npos) << out;
+}
+
+// ---- Issue 23, item 4: doctor names each host's own switch that turns sutra off, and each
+// config it cannot parse with the reason, fails, and claims no coverage either way.
+
+bool claims_coverage(const std::string& out) {
+    return out.find("sutra sees every shell output") != std::string::npos ||
+           out.find("sutra does not see") != std::string::npos;
+}
+
+TEST_F(SafeInstallTest, DoctorNamesEachHostsOwnSwitchAndClaimsNoCoverage) {
+    const std::string sutra = SUTRA_BINARY;
+    struct Switch {
+        const char* client;
+        std::string file;
+        std::function<std::string(const std::string&)> turn_off;
+        std::string named;
+    };
+    const std::vector<Switch> switches = {
+        {"claude", "claude/settings.json",
+         [](const std::string& text) {
+             ojson doc = ojson::parse(text);
+             doc["disableAllHooks"] = true;
+             return doc.dump(2) + "\n";
+         },
+         "sets \"disableAllHooks\": true"},
+        {"codex", "codex/config.toml",
+         [](const std::string& text) { return text + "\n[features]\nhooks = false\n"; },
+         "sets [features] hooks = false"},
+        {"opencode", "config/opencode/opencode.json",
+         [](const std::string& text) {
+             ojson doc = ojson::parse(text);
+             doc["plugins"] = ojson::array({"-sutra"});
+             return doc.dump(2) + "\n";
+         },
+         "lists \"-sutra\" in \"plugins\""},
+    };
+    for (const Switch& s : switches) {
+        SCOPED_TRACE(s.client);
+        int status = 0;
+        std::string out =
+            test::run_command(sutra + " install --client " + s.client + " 2>&1", &status);
+        ASSERT_EQ(status, 0) << out;
+        out = test::run_command(sutra + " doctor --client " + s.client + " 2>&1", &status);
+        EXPECT_TRUE(claims_coverage(out)) << out;
+        const std::string path = at(s.file);
+        put(path, s.turn_off(*read(path)));
+        out = test::run_command(sutra + " doctor --client " + s.client + " 2>&1", &status);
+        EXPECT_NE(status, 0) << out;
+        EXPECT_NE(out.find("  problem: " + path + " " + s.named), std::string::npos) << out;
+        EXPECT_FALSE(claims_coverage(out)) << out;
+        if (std::string(s.client) != "claude") {
+            EXPECT_EQ(out.find("disableAllHooks"), std::string::npos) << out;
+        }
+        out = test::run_command(sutra + " detect 2>&1", &status);
+        EXPECT_NE(out.find(path + " " + s.named), std::string::npos) << out;
+    }
+}
+
+TEST_F(SafeInstallTest, DoctorNamesEachUnparsableConfigWithItsReason) {
+    const std::string sutra = SUTRA_BINARY;
+    const std::vector<std::pair<const char*, std::pair<std::string, std::string>>> broken = {
+        {"claude", {"claude/.claude.json", "{\n  \"a\": ]\n}\n"}},
+        {"codex", {"codex/config.toml", "model = \"x\"\n[broken\n"}},
+        {"opencode", {"config/opencode/opencode.json", "{\n  \"mcp\": {\n"}},
+    };
+    for (const auto& [client, file] : broken) {
+        SCOPED_TRACE(client);
+        int status = 0;
+        std::string out =
+            test::run_command(sutra + " install --client " + client + " 2>&1", &status);
+        ASSERT_EQ(status, 0) << out;
+        const std::string path = at(file.first);
+        const auto installed = read(path);
+        put(path, file.second);
+        out = test::run_command(sutra + " doctor --client " + client + " 2>&1", &status);
+        EXPECT_NE(status, 0) << out;
+        EXPECT_NE(out.find("problem: " + path + " is not valid"), std::string::npos) << out;
+        EXPECT_NE(out.find("line "), std::string::npos) << "the reason: " << out;
+        EXPECT_FALSE(claims_coverage(out)) << out;
+        put(path, installed);
+        test::run_command(sutra + " uninstall --client " + std::string(client), &status);
+    }
+}
+
+// A missing hook binary: the shell's exit status, decoded from the wait status.
+TEST_F(SafeInstallTest, DoctorDecodesTheWaitStatus) {
+    const std::string sutra = SUTRA_BINARY;
+    int status = 0;
+    std::string out = test::run_command(sutra + " install --client claude 2>&1", &status);
+    ASSERT_EQ(status, 0) << out;
+    const std::string path = at("claude/settings.json");
+    ojson doc = ojson::parse(*read(path));
+    for (auto& group : doc["hooks"]["PostToolUse"])
+        for (auto& h : group["hooks"]) h["command"] = "/nonexistent/sutra-host --adapter claude";
+    put(path, doc.dump(2) + "\n");
+    out = test::run_command(sutra + " doctor --client claude 2>&1", &status);
+    EXPECT_NE(status, 0) << out;
+    EXPECT_NE(out.find("exited with status 127 (command not found)"), std::string::npos) << out;
+    EXPECT_EQ(out.find("32512"), std::string::npos) << out;
 }
 
 // ---- Coverage lines (issue 13, item 2): install and doctor say what sutra does not see and

@@ -329,6 +329,47 @@ TEST_F(McpInstallTest, RegisterThenUnregisterIsByteIdenticalForEveryHostAndFile)
     }
 }
 
+// Issue 23, item 4: every JSON config install edits takes a UTF-8 byte-order mark and keeps it,
+// and a value nested 1,000 levels deep in the user's own config; uninstall gives back the exact
+// bytes either way.
+TEST_F(McpInstallTest, EveryJsonConfigKeepsABomAndDeepValues) {
+    const std::string bom = "\xEF\xBB\xBF";
+    std::string deep;
+    for (int i = 0; i < 1000; ++i) deep += i % 2 == 0 ? "[" : "{\"k\":";
+    deep += "1";
+    for (int i = 999; i >= 0; --i) deep += i % 2 == 0 ? "]" : "}";
+    const std::vector<std::pair<const char*, std::vector<std::string>>> files = {
+        {"claude", {"claude/settings.json", "claude/.claude.json"}},
+        {"codex", {"codex/hooks.json"}},
+        {"opencode", {"config/opencode/opencode.json"}},
+    };
+    for (const std::string& original :
+         {bom + "{\n  \"model\": \"x\"\n}\n", "{\n  \"deep\": " + deep + ",\n  \"x\": 1\n}\n",
+          bom + "{\"deep\": " + deep + "}"}) {
+        for (const auto& [client, paths] : files) {
+            SCOPED_TRACE(std::string(client) + " with " + original.substr(0, 40));
+            for (const auto& rel : paths) put(box.dir.path + "/" + rel, original);
+            json r = call(client, Plugin::Op::install);
+            ASSERT_TRUE(r["ok"]) << r.dump();
+            for (const auto& rel : paths) {
+                const std::string text = *read(box.dir.path + "/" + rel);
+                EXPECT_EQ(text.starts_with(bom), original.starts_with(bom)) << rel;
+                // The deep value survives (settings.json is re-indented, so compare values).
+                EXPECT_EQ(json::parse(text).value("deep", json()),
+                          json::parse(original).value("deep", json()))
+                    << rel;
+                EXPECT_NE(text.find("sutra"), std::string::npos) << rel;
+            }
+            EXPECT_TRUE(call(client, Plugin::Op::detect)["installed"]);
+            r = call(client, Plugin::Op::uninstall);
+            ASSERT_TRUE(r["ok"]) << r.dump();
+            for (const auto& rel : paths)
+                EXPECT_EQ(read(box.dir.path + "/" + rel), original) << rel;
+            EXPECT_FALSE(backups_left(box.dir.path + "/claude"));
+        }
+    }
+}
+
 // The server a host gets serves restore, compress and stats; the file tools and exec, which
 // reach past the host's own Read and Bash rules, are registered only when the user asks, and
 // uninstall still gives back the exact original bytes.

@@ -80,6 +80,19 @@ std::string sutra_program() {
     return ec ? std::string() : exe.string();
 }
 
+// A wait status as a person reads it: the command's exit status (with the shell's meaning of
+// 126 and 127) or the signal that ended it.
+std::string describe_status(int status) {
+    if (status == -1) return "could not be run";
+    if (WIFSIGNALED(status)) return fmt::format("was killed by signal {}", WTERMSIG(status));
+    if (!WIFEXITED(status)) return fmt::format("ended with wait status {}", status);
+    const int code = WEXITSTATUS(status);
+    const char* meaning = code == 127   ? " (command not found)"
+                          : code == 126 ? " (not executable)"
+                                        : "";
+    return fmt::format("exited with status {}{}", code, meaning);
+}
+
 struct Selection {
     std::string client;
     std::string profile; // a host profile (Hermes), passed to the modules as "profile"
@@ -205,7 +218,7 @@ bool report(const std::string& client, const json& r, bool dry_run) {
 // the adapter's detect reports it ("uncovered": [{"what","command"}]).
 void print_coverage(const std::string& client, const json& d, const std::string& indent) {
     const auto u = d.find("uncovered");
-    if (u == d.end() || !u->is_array()) return;
+    if (u == d.end() || !u->is_array() || d.value("disabled", false)) return;
     if (u->empty())
         fmt::print("{}{}: sutra sees every shell output the host shows the model\n", indent,
                    client);
@@ -215,6 +228,43 @@ void print_coverage(const std::string& client, const json& d, const std::string&
                        item.value("what", std::string()), item.value("command", std::string()));
 }
 
+// One place a module works on: the host's default home, or one of its profiles (Hermes).
+struct Target {
+    std::string label; // how output names it: "hermes", "hermes (profile work)"
+    json options;
+};
+
+Target target_for(const std::string& client, const json& options, const std::string& profile) {
+    Target t{client, options};
+    if (profile.empty()) {
+        t.options.erase("profile");
+    } else {
+        t.label += " (profile " + profile + ")";
+        t.options["profile"] = profile;
+    }
+    return t;
+}
+
+// Where uninstall, detect and doctor go: the --profile named, else the default home and then
+// every profile the module's detect lists as holding sutra's files.
+std::vector<Target> targets(const std::string& client,
+                            const json& options,
+                            const std::string& profile,
+                            const json& detected) {
+    std::vector<Target> out{target_for(client, options, profile)};
+    if (!profile.empty()) return out;
+    for (const auto& name : detected.value("profiles", json::array()))
+        if (name.is_string()) out.push_back(target_for(client, options, name.get<std::string>()));
+    return out;
+}
+
+// Whether detect found any entry of ours: the hook, the MCP server, or a profile holding them.
+bool holds_ours(const json& d) {
+    return d.value("installed", false) ||
+           d.value("mcp", json::object()).value("registered", false) ||
+           !d.value("profiles", json::array()).empty();
+}
+
 json call_json(const Plugin& plugin, Plugin::Op op, const json& options) {
     const auto text = plugin.call(op, options.dump());
     if (!text) return json{{"ok", false}, {"error", "the adapter module failed"}};
@@ -222,6 +272,21 @@ json call_json(const Plugin& plugin, Plugin::Op op, const json& options) {
     if (!r.is_object())
         return json{{"ok", false}, {"error", "the adapter returned no JSON object"}};
     return r;
+}
+
+// Runs install or uninstall at one target and prints its answer; false on failure.
+bool run_on(const Plugin& plugin, Plugin::Op op, const Target& t, const Selection& s) {
+    if (!report(t.label, call_json(plugin, op, t.options), s.dry_run)) return false;
+    if (op != Plugin::Op::install) return true;
+    if (!s.dry_run) print_coverage(t.label, call_json(plugin, Plugin::Op::detect, t.options), "");
+    for (const auto& tool : s.mcp_tools)
+        fmt::print("{}: {}\n", t.label,
+                   tool == "files" ? "MCP tools sutra_outline, sutra_symbol and sutra_read "
+                                     "read files under the host's project folder, outside "
+                                     "its own Read rules (--mcp-files)"
+                                   : "MCP tool sutra_exec runs any shell command, outside "
+                                     "the host's own Bash permission rules (--mcp-exec)");
+    return true;
 }
 
 // Runs `op` on the chosen client, or on every registered one that `want` accepts.
@@ -254,35 +319,33 @@ int for_clients(const Selection& s, Plugin::Op op, const char* verb) {
             ++failures;
             continue;
         }
-        if (s.client.empty()) {
-            // Without --client: only hosts that are present (install) or hold any entry of
-            // ours, the hook or the MCP server (uninstall).
-            const json d = call_json(**plugin, Plugin::Op::detect, options);
-            if (!d.value("ok", true)) {
+        const bool uninstall = op == Plugin::Op::uninstall;
+        json d = json::object();
+        if (s.client.empty() || uninstall) {
+            // Without --client: only hosts that are present (install) or hold any entry of ours,
+            // the hook, the MCP server or a profile's (uninstall). Uninstall also learns the
+            // profiles sutra is in.
+            d = call_json(**plugin, Plugin::Op::detect, options);
+            if (!d.value("ok", true) && !s.client.empty()) {
+                d = json::object(); // uninstall itself names what it cannot read
+            } else if (!d.value("ok", true)) {
                 print_error(e.name + ": " + d.value("error", std::string("detect failed")));
                 ++failures;
                 continue;
             }
-            const bool wanted = op == Plugin::Op::install
-                                    ? d.value("found", false)
-                                    : d.value("installed", false) ||
-                                          d.value("mcp", json::object()).value("registered", false);
-            if (!wanted) continue;
+            const bool wanted = op == Plugin::Op::install ? d.value("found", false) : holds_ours(d);
+            if (s.client.empty() && !wanted) continue;
         }
+        std::vector<Target> where =
+            uninstall ? targets(e.name, options, s.profile, d)
+                      : std::vector<Target>{target_for(e.name, options, s.profile)};
+        // Without --client, a default home without our entries is not visited, only profiles.
+        const bool default_holds = d.value("installed", false) ||
+                                   d.value("mcp", json::object()).value("registered", false);
+        if (uninstall && s.client.empty() && s.profile.empty() && !default_holds)
+            where.erase(where.begin());
         any = true;
-        if (!report(e.name, call_json(**plugin, op, options), s.dry_run)) {
-            ++failures;
-        } else if (op == Plugin::Op::install) {
-            if (!s.dry_run)
-                print_coverage(e.name, call_json(**plugin, Plugin::Op::detect, options), "");
-            for (const auto& t : s.mcp_tools)
-                fmt::print("{}: {}\n", e.name,
-                           t == "files" ? "MCP tools sutra_outline, sutra_symbol and sutra_read "
-                                          "read files under the host's project folder, outside "
-                                          "its own Read rules (--mcp-files)"
-                                        : "MCP tool sutra_exec runs any shell command, outside "
-                                          "the host's own Bash permission rules (--mcp-exec)");
-        }
+        for (const Target& t : where) failures += run_on(**plugin, op, t, s) ? 0 : 1;
     }
     if (!any && failures == 0) fmt::print("no client to {} (use --client NAME)\n", verb);
     return failures == 0 ? 0 : 1;
@@ -347,7 +410,8 @@ void run_rewritten(const std::string& label,
     fs::remove_all(dir, ec);
     if (out.find("sutra") == std::string::npos) {
         ++problems;
-        fmt::print("  problem: the rewritten command gave no sutra view (status {})\n", status);
+        fmt::print("  problem: the rewritten command gave no sutra view (it {})\n",
+                   describe_status(status));
         return;
     }
     fmt::print("  {}: a failing sample of about {} bytes reaches the model as a view of {} bytes "
@@ -375,38 +439,132 @@ void print_view_size(const std::string& route, std::size_t in, const std::string
                in, view, in == 0 ? 100 : view * 100 / in);
 }
 
+// Doctor at one target (a host's default home or one of its profiles): what it prints, and the
+// number of problems it found.
+int doctor_target(const Plugin& plugin, const Target& t, const std::string& module) {
+    const std::string& name = t.label;
+    int problems = 0;
+    const json d = call_json(plugin, Plugin::Op::doctor, t.options);
+    if (!d.value("ok", true)) {
+        ++problems;
+        fmt::print("{}: problem: {}\n", name, d.value("error", std::string("doctor failed")));
+        return problems;
+    }
+    if (!d.value("installed", false)) {
+        fmt::print("{}: module ok ({}), hook not installed in {}\n", name, module,
+                   d.value("path", std::string()));
+        return problems;
+    }
+    const std::string command = d.value("command", std::string());
+    fmt::print("{}: hook installed in {}\n  command: {}\n", name, d.value("path", std::string()),
+               command);
+    if (const auto m = d.find("mcp"); m != d.end() && m->is_object()) {
+        if (m->value("registered", false))
+            fmt::print("  mcp server registered in {}\n    command: {}\n    markers name: {}\n",
+                       m->value("path", std::string()), m->value("command", std::string()),
+                       m->value("tool", std::string()));
+        else
+            fmt::print("  mcp server not registered in {} (markers name `sutra restore`)\n",
+                       m->value("path", std::string()));
+    }
+    // The host's own switch, by its own name; while it is on, sutra covers nothing there.
+    if (d.value("disabled", false)) {
+        ++problems;
+        const std::string off = d.value("disabled_by", std::string());
+        fmt::print("  problem: {}\n", off.empty() ? "the host turns sutra's hook off"
+                                                  : off + ": sutra's hook never runs");
+    } else {
+        print_coverage(name, d, "  ");
+    }
+    // What the host cuts before the hook sees it (Codex's output cap).
+    if (const auto c = d.find("output_cap"); c != d.end() && c->is_object()) {
+        const bool problem = c->value("problem", false);
+        problems += problem ? 1 : 0;
+        fmt::print("  {}: {}\n", problem ? "problem" : "output cap",
+                   c->value("note", std::string()));
+    }
+    int status = 0;
+    const std::string payload = d.value("sample_payload", json::object()).dump();
+    const std::string out = run_sample(command, payload, status);
+    if (status != 0) {
+        ++problems;
+        fmt::print("  problem: the command {}\n", describe_status(status));
+    }
+    if (out.empty()) {
+        ++problems;
+        fmt::print(
+            "  problem: no replacement for the sample (run with SUTRA_DEBUG=1 to see why)\n");
+    } else {
+        print_view_size(d.value("route", std::string("hook")), d.value("sample_bytes", 0u), out);
+        fmt::print("  sample of {} bytes -> replacement the host gets ({} bytes):\n{}\n",
+                   payload.size(), out.size(), out);
+    }
+    // Further installed hooks of the same host (Claude Code's PreToolUse route).
+    if (const auto more = d.find("more_samples"); more != d.end() && more->is_array()) {
+        for (const auto& m : *more) {
+            if (!m.is_object()) continue;
+            const std::string label = m.value("label", std::string("another hook"));
+            const std::string cmd = m.value("command", std::string());
+            const std::string answer =
+                run_sample(cmd, m.value("payload", json::object()).dump(), status);
+            fmt::print("  {}: {}\n", label, cmd);
+            if (status != 0 || answer.empty()) {
+                ++problems;
+                fmt::print("  problem: no answer for its sample (the command {}; SUTRA_DEBUG=1 "
+                           "says why)\n",
+                           describe_status(status));
+            } else {
+                fmt::print("  its sample -> the host gets:\n{}\n", answer);
+                run_rewritten(label, answer, m.value("sample_bytes", 0u), problems);
+            }
+        }
+    }
+    return problems;
+}
+
+// One row of `sutra detect`, and its bash and mcp rows.
+void print_detected(const std::string& label, const json& d) {
+    if (!d.value("ok", true)) {
+        fmt::print("{:<8} error: {}\n", label, d.value("error", std::string()));
+        return;
+    }
+    const std::string off = d.value("disabled_by", std::string());
+    fmt::print("{:<8} {:<9} {:<13} {}{}\n", label, d.value("found", false) ? "found" : "not found",
+               d.value("installed", false) ? "installed" : "not installed",
+               d.value("path", std::string()),
+               !off.empty()                 ? "  (off: " + off + ")"
+               : d.value("disabled", false) ? std::string("  (host hooks disabled)")
+                                            : std::string());
+    if (const auto r = d.find("bash_route"); r != d.end() && r->is_object())
+        fmt::print("{:<8} {:<9} {:<13} {}\n", "", "bash", r->value("mode", std::string()),
+                   r->value("says", std::string()));
+    if (const auto m = d.find("mcp"); m != d.end() && m->is_object())
+        fmt::print("{:<8} {:<9} {:<13} {}\n", "", "mcp",
+                   m->value("registered", false) ? "registered" : "not registered",
+                   m->value("path", std::string()));
+}
+
 } // namespace
 
 int cmd_detect(const Args& args) {
-    if (!args.empty()) {
-        print_error("detect takes no arguments");
-        return 2;
-    }
+    const Selection s = parse_args(args, false);
+    if (!s.ok) return 2;
     PluginRegistry registry(default_locations());
     for (const auto& p : registry.problems()) print_error(p);
+    const json options = s.profile.empty() ? json::object() : json{{"profile", s.profile}};
     for (const auto& e : registry.entries()) {
+        if (!s.client.empty() && e.name != s.client) continue;
         auto plugin = registry.load(e.name);
         if (!plugin) {
             fmt::print("{:<8} module fails to load: {}\n", e.name, plugin.error());
             continue;
         }
-        const json d = call_json(**plugin, Plugin::Op::detect, json::object());
-        if (!d.value("ok", true)) {
-            fmt::print("{:<8} error: {}\n", e.name, d.value("error", std::string()));
-            continue;
-        }
-        fmt::print("{:<8} {:<9} {:<13} {}{}\n", e.name,
-                   d.value("found", false) ? "found" : "not found",
-                   d.value("installed", false) ? "installed" : "not installed",
-                   d.value("path", std::string()),
-                   d.value("disabled", false) ? "  (host hooks disabled)" : "");
-        if (const auto r = d.find("bash_route"); r != d.end() && r->is_object())
-            fmt::print("{:<8} {:<9} {:<13} {}\n", "", "bash", r->value("mode", std::string()),
-                       r->value("says", std::string()));
-        if (const auto m = d.find("mcp"); m != d.end() && m->is_object())
-            fmt::print("{:<8} {:<9} {:<13} {}\n", "", "mcp",
-                       m->value("registered", false) ? "registered" : "not registered",
-                       m->value("path", std::string()));
+        const json d = call_json(**plugin, Plugin::Op::detect, options);
+        print_detected(target_for(e.name, options, s.profile).label, d);
+        const auto where = targets(e.name, options, s.profile, d);
+        for (std::size_t i = 1; i < where.size(); ++i)
+            print_detected(where[i].label,
+                           call_json(**plugin, Plugin::Op::detect, where[i].options));
     }
     return 0;
 }
@@ -438,6 +596,7 @@ int cmd_doctor(const Args& args) {
     }
     int problems = static_cast<int>(registry.problems().size());
     for (const auto& p : registry.problems()) fmt::print("problem: {}\n", p);
+    const json options = s.profile.empty() ? json::object() : json{{"profile", s.profile}};
     for (const auto& e : registry.entries()) {
         if (!s.client.empty() && e.name != s.client) continue;
         auto plugin = registry.load(e.name);
@@ -446,79 +605,11 @@ int cmd_doctor(const Args& args) {
             fmt::print("{}: module fails to load: {}\n", e.name, plugin.error());
             continue;
         }
-        const json d = call_json(**plugin, Plugin::Op::doctor,
-                                 s.profile.empty() ? json::object() : json{{"profile", s.profile}});
-        if (!d.value("ok", true)) {
-            ++problems;
-            fmt::print("{}: problem: {}\n", e.name, d.value("error", std::string("doctor failed")));
-            continue;
-        }
-        if (!d.value("installed", false)) {
-            fmt::print("{}: module ok ({}), hook not installed in {}\n", e.name, e.module,
-                       d.value("path", std::string()));
-            continue;
-        }
-        const std::string command = d.value("command", std::string());
-        fmt::print("{}: hook installed in {}\n  command: {}\n", e.name,
-                   d.value("path", std::string()), command);
-        if (const auto m = d.find("mcp"); m != d.end() && m->is_object()) {
-            if (m->value("registered", false))
-                fmt::print("  mcp server registered in {}\n    command: {}\n    markers name: {}\n",
-                           m->value("path", std::string()), m->value("command", std::string()),
-                           m->value("tool", std::string()));
-            else
-                fmt::print("  mcp server not registered in {} (markers name `sutra restore`)\n",
-                           m->value("path", std::string()));
-        }
-        if (d.value("disabled", false)) {
-            ++problems;
-            fmt::print("  problem: the host disables all hooks (disableAllHooks)\n");
-        }
-        print_coverage(e.name, d, "  ");
-        // What the host cuts before the hook sees it (Codex's output cap).
-        if (const auto c = d.find("output_cap"); c != d.end() && c->is_object()) {
-            const bool problem = c->value("problem", false);
-            problems += problem ? 1 : 0;
-            fmt::print("  {}: {}\n", problem ? "problem" : "output cap",
-                       c->value("note", std::string()));
-        }
-        int status = 0;
-        const std::string payload = d.value("sample_payload", json::object()).dump();
-        const std::string out = run_sample(command, payload, status);
-        if (status != 0) {
-            ++problems;
-            fmt::print("  problem: the command exited with status {}\n", status);
-        }
-        if (out.empty()) {
-            ++problems;
-            fmt::print(
-                "  problem: no replacement for the sample (run with SUTRA_DEBUG=1 to see why)\n");
-        } else {
-            print_view_size(d.value("route", std::string("hook")), d.value("sample_bytes", 0u),
-                            out);
-            fmt::print("  sample of {} bytes -> replacement the host gets ({} bytes):\n{}\n",
-                       payload.size(), out.size(), out);
-        }
-        // Further installed hooks of the same host (Claude Code's PreToolUse route).
-        if (const auto more = d.find("more_samples"); more != d.end() && more->is_array()) {
-            for (const auto& m : *more) {
-                if (!m.is_object()) continue;
-                const std::string label = m.value("label", std::string("another hook"));
-                const std::string cmd = m.value("command", std::string());
-                const std::string answer =
-                    run_sample(cmd, m.value("payload", json::object()).dump(), status);
-                fmt::print("  {}: {}\n", label, cmd);
-                if (status != 0 || answer.empty()) {
-                    ++problems;
-                    fmt::print("  problem: no answer for its sample (status {}; SUTRA_DEBUG=1 says "
-                               "why)\n",
-                               status);
-                } else {
-                    fmt::print("  its sample -> the host gets:\n{}\n", answer);
-                    run_rewritten(label, answer, m.value("sample_bytes", 0u), problems);
-                }
-            }
-        }
+        // The default home, then each profile holding sutra's files (unless --profile names one).
+        const json d =
+            s.profile.empty() ? call_json(**plugin, Plugin::Op::detect, options) : json::object();
+        for (const Target& t : targets(e.name, options, s.profile, d))
+            problems += doctor_target(**plugin, t, e.module);
     }
     return problems == 0 ? 0 : 1;
 }

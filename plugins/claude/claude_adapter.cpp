@@ -105,7 +105,8 @@ std::optional<common::ojson> registered_mcp(const std::string& cwd) {
     const auto text = common::read_text(path);
     // Most hook calls find no sutra entry at all: skip parsing a large file for them.
     if (!text || text->find("\"sutra\"") == std::string::npos) return std::nullopt;
-    const json doc = sutra::core::parse_within_nesting<json>(*text);
+    const json doc =
+        sutra::core::parse_within_nesting<json>(*text, sutra::core::k_max_config_nesting);
     if (!doc.is_object()) return std::nullopt;
     const auto e = common::json_entry(doc, "mcpServers");
     if (!e || !common::is_sutra_program(entry_command(*e))) return std::nullopt;
@@ -595,6 +596,8 @@ struct Adapter {
             const auto cmd = common::our_command(doc, hook_spec(""));
             const auto mcp = registered_mcp("");
             const std::string route = installed_route(doc);
+            // Claude Code's own switch: no hook of any kind runs.
+            const bool disabled = doc.value("disableAllHooks", false) == true;
             // Claude Code fires only PostToolUseFailure for a failing command, whose output no
             // hook can replace: only the PreToolUse route sees it, and the auto route only where
             // every Bash command is allowed.
@@ -622,13 +625,20 @@ struct Adapter {
                 {"uncovered", uncovered},
                 {"path", path},
                 {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
-                {"disabled", doc.value("disableAllHooks", false)},
+                {"disabled", disabled},
+                {"disabled_by",
+                 disabled ? path + " sets \"disableAllHooks\": true" : std::string()},
                 {"mcp", common::mcp_status(mcp_config_path(), mcp_command(mcp), k_restore_tool)}};
         });
     }
     std::string doctor(std::string_view options) {
         return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
+            if (!d.value("ok", true)) return d;
+            // detect names a settings.json that does not parse; .claude.json is named here.
+            if (const std::string mcp_path = mcp_config_path(); !mcp_path.empty())
+                common::parse_config(common::read_text(common::real_target(mcp_path)),
+                                     common::real_target(mcp_path), false);
             std::string out;
             for (int i = 1; i <= 400; ++i)
                 out += "[INFO] compiling module_" + std::to_string(i % 7) + ".cpp ... ok\n";

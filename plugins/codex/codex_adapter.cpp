@@ -166,6 +166,19 @@ common::ojson uncovered() {
     return cap_uncovered(text);
 }
 
+// Codex's own switch for every hook, `[features] hooks = false` (`codex_hooks`, its older name,
+// still works): what doctor and detect name. Throws, naming the file, when config.toml is not
+// valid TOML.
+std::string hooks_switched_off() {
+    const std::string path = common::real_target(config_path());
+    const auto text = common::read_text(path);
+    if (!text) return {};
+    for (const char* name : {"hooks", "codex_hooks"})
+        if (toml_read_feature(*text, path, name) == false)
+            return path + " sets [features] " + name + " = false";
+    return {};
+}
+
 bool is_shell(const std::string& tool) {
     return tool == "Bash" || tool == "shell" || tool == "exec_command" || tool == "local_shell";
 }
@@ -281,6 +294,12 @@ struct Adapter {
             const std::string path = hooks_path();
             const auto doc = common::parse_settings(common::read_text(path), path);
             const auto cmd = common::our_command(doc, hook_spec(""));
+            std::string off;
+            try {
+                off = hooks_switched_off();
+            } catch (const std::exception&) {
+                // a config.toml Codex cannot read either: doctor names it
+            }
             return common::ojson{
                 {"client", "codex"},
                 {"uncovered", uncovered()},
@@ -288,13 +307,16 @@ struct Adapter {
                 {"installed", cmd.has_value()},
                 {"path", path},
                 {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
-                {"disabled", false},
+                {"disabled", !off.empty()},
+                {"disabled_by", off},
                 {"mcp", common::mcp_status(config_path(), registered_mcp(), k_restore_tool)}};
         });
     }
     std::string doctor(std::string_view options) {
         return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
+            if (!d.value("ok", true)) return d;
+            hooks_switched_off(); // a config.toml that does not parse: named, with the reason
             if (d.value("installed", false)) {
                 const std::string command = d.value("command", std::string());
                 d["output_cap"] = cap_report(

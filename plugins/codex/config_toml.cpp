@@ -282,6 +282,11 @@ std::optional<std::int64_t> toml_read_int(const std::string& text, const std::st
     return doc[key].value<std::int64_t>();
 }
 
+std::optional<bool>
+toml_read_feature(const std::string& text, const std::string& path, const std::string& name) {
+    return parse_toml(text, path)["features"][name].value<bool>();
+}
+
 void check_server_edit(const std::optional<std::string>& before,
                        const std::string& after,
                        const std::optional<TomlServer>& want,

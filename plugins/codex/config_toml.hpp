@@ -77,6 +77,11 @@ std::optional<TomlServer> toml_read_server(const std::string& text, const std::s
 /// A top-level integer key of the file (toml++); nullopt when absent or not an integer.
 std::optional<std::int64_t> toml_read_int(const std::string& text, const std::string& key);
 
+/// The boolean `[features] NAME` (toml++); nullopt when absent or not a boolean. Throws, naming
+/// `path`, when the text is not valid TOML.
+std::optional<bool>
+toml_read_feature(const std::string& text, const std::string& path, const std::string& name);
+
 /// Throws, naming `path`, unless `after` is valid TOML that differs from `before` only in
 /// `mcp_servers.sutra`: its command and args as `want` (nullopt: the table is gone), every other
 /// key of it and of the file as it was.

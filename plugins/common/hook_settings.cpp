@@ -2,7 +2,7 @@
 
 #include "plugins/common/hook_settings.hpp"
 
-#include "core/json_nesting.hpp"
+#include "plugins/common/json_text.hpp"
 #include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/paths.hpp"
 #include "plugins/common/shell_words.hpp"
@@ -53,16 +53,20 @@ std::pair<int, char> detect_indent(const std::string& text) {
 
 std::string serialize(const ojson& doc, const std::optional<std::string>& original) {
     const auto [width, ch] = original ? detect_indent(*original) : std::pair<int, char>{2, ' '};
-    std::string out = doc.dump(width, ch, false, ojson::error_handler_t::strict);
+    // A byte-order mark stays: the host wrote or accepts it, and uninstall compares bytes.
+    std::string out = original ? original->substr(0, bom_length(*original)) : std::string();
+    out += doc.dump(width, ch, false, ojson::error_handler_t::strict);
     if (!original || (!original->empty() && original->back() == '\n')) out += '\n';
     return out;
 }
 
 ojson parse_settings(const std::optional<std::string>& text, const std::string& path) {
     if (!text || text->find_first_not_of(" \t\r\n") == std::string::npos) return ojson::object();
-    ojson doc = sutra::core::parse_within_nesting<ojson>(*text);
-    if (doc.is_discarded())
-        throw std::runtime_error(path + " is not valid JSON; fix it by hand (nothing was changed)");
+    const auto parsed = parse_json_text(*text, false);
+    if (!parsed)
+        throw std::runtime_error(path + " " + json_text_problem(*text, false) +
+                                 "; fix it by hand (nothing was changed)");
+    ojson doc = *parsed;
     if (!doc.is_object())
         throw std::runtime_error(path + " is not a JSON object; fix it by hand (nothing was "
                                         "changed)");

@@ -64,8 +64,8 @@ public:
         throw bad();
     }
 
-    std::size_t value_end(std::size_t i, int depth = 0) const {
-        if (i >= t.size() || depth > 256) throw bad();
+    std::size_t value_end(std::size_t i, std::size_t depth = 0) const {
+        if (i >= t.size() || depth > sutra::core::k_max_config_nesting) throw bad();
         if (t[i] == '"') return string_end(i);
         if (t[i] == '{' || t[i] == '[') {
             const bool is_object = t[i] == '{';
@@ -224,44 +224,70 @@ remove_member(const std::string& text, const Scanner& s, const Object& o, std::s
     return out;
 }
 
+// `text` as plain JSON: for JSONC, trailing commas out (outside strings and comments) and
+// comments blanked, so offsets, and the parser's line and column, stay. Throws on an
+// unterminated string or comment.
+std::string plain_json(const std::string& text, bool jsonc) {
+    if (!jsonc) return text;
+    const Scanner s(text);
+    std::string plain;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const char c = text[i];
+        if (c == '"') {
+            const std::size_t e = s.string_end(i);
+            plain += text.substr(i, e - i);
+            i = e;
+        } else if (c == '/' && i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
+            const std::size_t e = s.skip(i);
+            plain += std::string(e - i, ' ');
+            i = e;
+        } else if (c == ',') {
+            const std::size_t n = s.skip(i + 1);
+            plain += (n < text.size() && (text[n] == '}' || text[n] == ']')) ? ' ' : ',';
+            ++i;
+        } else {
+            plain += c;
+            ++i;
+        }
+    }
+    return plain;
+}
+
 } // namespace
 
+std::size_t bom_length(const std::string& text) {
+    return text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+}
+
 std::optional<ojson> parse_json_text(const std::string& text, bool jsonc) {
-    if (!jsonc) {
-        ojson doc = sutra::core::parse_within_nesting<ojson>(text);
-        if (doc.is_discarded()) return std::nullopt;
-        return doc;
-    }
-    // Trailing commas out (outside strings and comments), then nlohmann's comment support.
     try {
-        const Scanner s(text);
-        std::string plain;
-        std::size_t i = 0;
-        while (i < text.size()) {
-            const char c = text[i];
-            if (c == '"') {
-                const std::size_t e = s.string_end(i);
-                plain += text.substr(i, e - i);
-                i = e;
-            } else if (c == '/' && i + 1 < text.size() &&
-                       (text[i + 1] == '/' || text[i + 1] == '*')) {
-                const std::size_t e = s.skip(i);
-                plain += std::string(e - i, ' '); // comments become blanks: offsets stay
-                i = e;
-            } else if (c == ',') {
-                const std::size_t n = s.skip(i + 1);
-                plain += (n < text.size() && (text[n] == '}' || text[n] == ']')) ? ' ' : ',';
-                ++i;
-            } else {
-                plain += c;
-                ++i;
-            }
-        }
-        ojson doc = sutra::core::parse_within_nesting<ojson>(plain);
+        // nlohmann skips a leading byte-order mark itself.
+        ojson doc = sutra::core::parse_within_nesting<ojson>(plain_json(text, jsonc),
+                                                             sutra::core::k_max_config_nesting);
         if (doc.is_discarded()) return std::nullopt;
         return doc;
     } catch (const std::exception&) {
         return std::nullopt;
+    }
+}
+
+std::string json_text_problem(const std::string& text, bool jsonc) {
+    if (!sutra::core::json_nesting_within(text, sutra::core::k_max_config_nesting))
+        return "nests deeper than " + std::to_string(sutra::core::k_max_config_nesting) +
+               " levels, more than sutra reads";
+    const std::string grammar = jsonc ? "JSONC" : "JSON";
+    try {
+        const ojson parsed = ojson::parse(plain_json(text, jsonc));
+        return parsed.is_discarded() ? "is not valid " + grammar : std::string();
+    } catch (const ojson::exception& e) {
+        // "[json.exception.parse_error.101] parse error at line 2, column 8: …": the reason.
+        const std::string what = e.what();
+        const auto tag = what.find("] ");
+        return "is not valid " + grammar + " (" +
+               (tag == std::string::npos ? what : what.substr(tag + 2)) + ")";
+    } catch (const std::exception&) {
+        return "is not valid " + grammar + " (an unterminated string or comment)";
     }
 }
 
@@ -270,9 +296,11 @@ std::string json_text_set(const std::string& text,
                           const std::string& name,
                           const ojson& value) {
     const Scanner s(text);
-    const std::size_t start = s.skip(0);
+    const std::size_t bom = bom_length(text);
+    const std::size_t start = s.skip(bom);
     if (start >= text.size())
-        return ojson{{section, ojson{{name, value}}}}.dump(2, ' ', false,
+        return text.substr(0, bom) +
+               ojson{{section, ojson{{name, value}}}}.dump(2, ' ', false,
                                                            ojson::error_handler_t::strict) +
                "\n";
     if (text[start] != '{') throw std::runtime_error("not a JSON object");
@@ -296,7 +324,7 @@ std::string json_text_set(const std::string& text,
 std::string
 json_text_remove(const std::string& text, const std::string& section, const std::string& name) {
     const Scanner s(text);
-    const std::size_t start = s.skip(0);
+    const std::size_t start = s.skip(bom_length(text));
     if (start >= text.size() || text[start] != '{') return text;
     const Object top = s.object(start);
     for (std::size_t i = 0; i < top.members.size(); ++i) {

@@ -11,13 +11,21 @@
 
 namespace sutra::plugins::common {
 
-/// Parses JSON, or JSONC (`//` and `/* */` comments, trailing commas) when `jsonc`. Nullopt
-/// when the text is not valid in that grammar.
+/// Parses JSON, or JSONC (`//` and `/* */` comments, trailing commas) when `jsonc`; a leading
+/// UTF-8 byte-order mark is skipped, and values nest up to core::k_max_config_nesting (a user's
+/// own file). Nullopt when the text is not valid in that grammar.
 std::optional<nlohmann::ordered_json> parse_json_text(const std::string& text, bool jsonc);
 
-/// `text` with doc[section][name] set to `value` (added at the end of its object, in the file's
-/// indentation, or its value replaced in place). Throws when the top level or `section` is not
-/// an object.
+/// Why parse_json_text refuses `text`, as a sentence's predicate: "is not valid JSON (parse error
+/// at line 2, column 8: …)" or "nests deeper than 2048 levels"; empty when it parses.
+std::string json_text_problem(const std::string& text, bool jsonc);
+
+/// The length of a leading UTF-8 byte-order mark (3), else 0. Edits keep it where it is.
+std::size_t bom_length(const std::string& text);
+
+/// `text` (after its byte-order mark, if any) with doc[section][name] set to `value` (added at the
+/// end of its object, in the file's indentation, or its value replaced in place). Throws when the
+/// top level or `section` is not an object.
 std::string json_text_set(const std::string& text,
                           const std::string& section,
                           const std::string& name,

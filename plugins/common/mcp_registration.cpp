@@ -97,7 +97,7 @@ ojson parse_config(const std::optional<std::string>& text, const std::string& pa
     if (!text || text->find_first_not_of(" \t\r\n") == std::string::npos) return ojson::object();
     const auto doc = parse_json_text(*text, jsonc);
     if (!doc)
-        throw std::runtime_error(path + " is not valid " + (jsonc ? "JSONC" : "JSON") +
+        throw std::runtime_error(path + " " + json_text_problem(*text, jsonc) +
                                  "; fix it by hand (nothing was changed)");
     if (!doc->is_object())
         throw std::runtime_error(path + " is not a JSON object; fix it by hand (nothing was "

@@ -25,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -288,6 +289,36 @@ Server server_entry(const std::string& sutra_program,
     return Server{sutra_program, common::mcp_args(k_restore_tool, store_namespace(home), tools)};
 }
 
+// True when sutra's plugin file or its MCP entry is in `home`: what an uninstall there removes.
+bool holds_ours(const std::string& home) {
+    try {
+        const auto init = common::read_text(home + "/plugins/sutra/__init__.py");
+        if (init && init->find(k_marker) != std::string::npos) return true;
+        return our_server(common::read_text(common::real_target(home + "/config.yaml")))
+            .has_value();
+    } catch (const std::exception&) {
+        return false; // a file sutra cannot read is none of its own
+    }
+}
+
+// The profiles (~/.hermes/profiles/NAME) that hold sutra's files, other than the home the
+// options name: uninstall, detect and doctor without --profile visit each of them too.
+std::vector<std::string> installed_profiles(const std::string& current_home) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    const fs::path dir = default_home() + "/profiles";
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const std::string home = it->path().string();
+        if (valid_name(name) && it->is_directory(ec) &&
+            fs::path(home).lexically_normal() != fs::path(current_home).lexically_normal() &&
+            holds_ours(home))
+            out.push_back(name);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 // The config.yaml change that removes our entries (see mcp_registration.hpp for the rule).
 std::optional<common::FilePlan> plan_config_uninstall(const std::string& path) {
     const auto before = common::read_text(path);
@@ -388,6 +419,7 @@ struct Adapter {
             const auto config = common::read_text(p.config);
             const bool enabled =
                 at_path(p.config, [&] { return yaml_lists(config, "enabled", k_name); });
+            // Hermes's own switch: plugins.disabled wins over plugins.enabled.
             const bool disabled =
                 at_path(p.config, [&] { return yaml_lists(config, "disabled", k_name); });
             return common::ojson{
@@ -399,12 +431,20 @@ struct Adapter {
                                  : common::ojson(nullptr)},
                 {"uncovered", common::ojson::array()},
                 {"disabled", disabled},
+                {"disabled_by",
+                 disabled ? p.config + " lists sutra in plugins.disabled" : std::string()},
+                {"profiles", installed_profiles(p.home)},
                 {"mcp", common::mcp_status(p.config, registered_mcp(p.home), k_restore_tool)}};
         });
     }
     std::string doctor(std::string_view options) {
         return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
+            if (!d.value("ok", true)) return d;
+            // A config.yaml of several documents (or none Hermes could read): named.
+            const Paths p = paths(options);
+            at_path(p.config,
+                    [&] { return yaml_document(common::read_text(p.config).value_or("")); });
             std::string out;
             for (int i = 1; i <= 800; ++i)
                 out += "test_case_" + std::to_string(i % 9) + " ... ok\n";

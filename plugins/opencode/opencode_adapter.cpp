@@ -97,6 +97,36 @@ std::optional<std::string> registered_mcp() {
     return common::command_line(entry_words(*e));
 }
 
+// True when a `plugins` entry's id or pattern names sutra's plugin: `sutra` (the file's name),
+// `*`, or a prefix pattern `ID.*` that matches it.
+bool names_sutra(const std::string& id) {
+    if (id == "sutra" || id == "*") return true;
+    return id.ends_with(".*") && std::string("sutra").starts_with(id.substr(0, id.size() - 1));
+}
+
+// OpenCode's own switch for a plugin: its config's `plugins` list (older: `plugin`) read in
+// order, where `-ID` turns a plugin off and a later `ID` back on. The entry that leaves sutra's
+// plugin off, as doctor and detect name it; empty when none does. Throws, naming the file, when
+// the config does not parse.
+std::string plugin_switched_off() {
+    const std::string path = common::real_target(mcp_config_path());
+    const common::ojson doc = common::parse_config(common::read_text(path), path, true);
+    std::string off;
+    for (const char* key : {"plugin", "plugins"}) {
+        const auto list = doc.find(key);
+        if (list == doc.end() || !list->is_array()) continue;
+        for (const auto& entry : *list) {
+            if (!entry.is_string()) continue;
+            const std::string id = entry.get<std::string>();
+            if (id.starts_with("-") && names_sutra(id.substr(1)))
+                off = path + " lists \"" + id + "\" in \"" + key + "\"";
+            else if (names_sutra(id))
+                off.clear();
+        }
+    }
+    return off;
+}
+
 json restore_route() {
     try {
         if (registered_mcp()) return {{"kind", "mcp"}, {"tool", k_restore_tool}};
@@ -259,6 +289,12 @@ struct Adapter {
                 host = common::baked_string(*text, k_host_prefix);
             const std::string command =
                 host ? common::shell_word(*host) + " --adapter opencode" : std::string();
+            std::string off;
+            try {
+                off = plugin_switched_off();
+            } catch (const std::exception&) {
+                // an opencode.json OpenCode cannot read either: doctor names it
+            }
             return common::ojson{
                 {"client", "opencode"},
                 {"found", std::filesystem::is_directory(config_dir())},
@@ -266,13 +302,16 @@ struct Adapter {
                 {"path", path},
                 {"command", host ? common::ojson(command) : common::ojson(nullptr)},
                 {"uncovered", common::ojson::array()},
-                {"disabled", false},
+                {"disabled", !off.empty()},
+                {"disabled_by", off},
                 {"mcp", common::mcp_status(mcp_config_path(), registered_mcp(), k_restore_tool)}};
         });
     }
     std::string doctor(std::string_view options) {
         return common::guarded([&] {
             common::ojson d = common::ojson::parse(detect(options));
+            if (!d.value("ok", true)) return d;
+            plugin_switched_off(); // a config that does not parse: named, with the reason
             std::string out;
             for (int i = 1; i <= 400; ++i)
                 out += "[INFO] compiling module_" + std::to_string(i % 7) + ".cpp ... ok\n";
