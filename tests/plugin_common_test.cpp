@@ -485,6 +485,36 @@ TEST(HookSettings, ParseSettingsAndOurCommand) {
     EXPECT_FALSE(common::is_our_command("other --adapter codex", "codex"));
 }
 
+// Exactly the commands sutra writes, from any prefix; anything else that runs sutra-host is the
+// user's.
+TEST(HookSettings, OurCommandIsExactlyWhatSutraWrites) {
+    for (const char* ours :
+         {"sutra-host --adapter claude", "/opt/a/bin/sutra-host --adapter claude",
+          "'/opt/my sutra/bin/sutra-host' --adapter claude",
+          "'/it'\\''s/sutra-host' --adapter claude",
+          "SUTRA_PROGRAM=/opt/a/bin/sutra /opt/a/bin/sutra-host --adapter claude",
+          "SUTRA_BASH_ROUTE=always SUTRA_PROGRAM='/my dir/sutra' "
+          "'/my dir/sutra-host' --adapter claude"})
+        EXPECT_TRUE(common::is_our_command(ours, "claude")) << ours;
+    for (const char* theirs :
+         {"~/bin/log-then-run.sh sutra-host --adapter claude",
+          "/opt/a/bin/sutra-host --verbose --adapter claude",
+          "echo sutra-host; /opt/a/bin/sutra-host --adapter claude",
+          "FOO=1 /opt/a/bin/sutra-host --adapter claude", "/opt/a/bin/sutra-host  --adapter claude",
+          "/opt/a/bin/sutra-host --adapter claude ", "'/opt/a/bin/sutra-host' --adapter claude",
+          "/opt/a/bin/not-sutra-host --adapter claude",
+          "SUTRA_PROGRAM=/x/other sutra-host "
+          "--adapter claude",
+          "SUTRA_PROGRAM=/x/sutra SUTRA_BASH_ROUTE=always sutra-host --adapter claude", ""})
+        EXPECT_FALSE(common::is_our_command(theirs, "claude")) << theirs;
+    common::HookSpec status;
+    status.setting = "statusLine";
+    status.adapter = "statusline";
+    EXPECT_TRUE(common::is_ours("'/my dir/sutra' statusline", status));
+    EXPECT_FALSE(common::is_ours("sutra statusline | cut -c1-40", status));
+    EXPECT_FALSE(common::is_ours("FOO=1 sutra statusline", status));
+}
+
 // ---- adapter calls
 
 TEST(AdapterCalls, ParseOptions) {
