@@ -293,15 +293,18 @@ TEST_F(TempDir, OwnedFilesRefuseTheUsersOwn) {
     EXPECT_EQ(common::plan_owned_uninstall(f, "MARK")->action, "delete");
     EXPECT_FALSE(common::plan_owned_install(f, "// MARK v2", "MARK")->backup_before)
         << "an upgrade keeps no copy of sutra's own older file";
-    put(f + ".sutra-backup", "// MARK v0"); // sutra's own older file: never put back
+    // Backups sutra's install did not record are not sutra's to remove nor to put back.
+    put(f + ".sutra-backup", "// MARK v0");
+    put(f + ".sutra-backup-2", "the user's own");
     auto back = common::plan_owned_uninstall(f, "MARK");
     EXPECT_EQ(back->action, "delete");
-    EXPECT_EQ(back->remove_after, std::vector<std::string>{f + ".sutra-backup"});
-    put(f + ".sutra-backup-2", "the user's, from an older install");
+    EXPECT_TRUE(back->remove_after.empty());
+    // Those a record names go, with the record.
+    put(common::backup_record(f), "# a record\nsutra.js.sutra-backup-2\nsutra.js.other\n");
     back = common::plan_owned_uninstall(f, "MARK");
-    EXPECT_EQ(back->action, "restore");
-    EXPECT_EQ(back->after, "the user's, from an older install");
-    EXPECT_EQ(back->remove_after, std::vector<std::string>{f + ".sutra-backup"});
+    EXPECT_EQ(back->action, "delete");
+    EXPECT_EQ(back->remove_after,
+              (std::vector<std::string>{f + ".sutra-backup-2", common::backup_record(f)}));
     put(f, "the user's");
     EXPECT_THROW(common::plan_owned_install(f, "// MARK v1", "MARK"), std::runtime_error);
     EXPECT_EQ(common::plan_owned_uninstall(f, "MARK"), std::nullopt);
