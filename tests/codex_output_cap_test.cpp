@@ -165,8 +165,9 @@ TEST_F(CodexCapInstall, RaisedOnlyOnceTrustedAndUninstallRestoresEveryByte) {
 
 // The cap is raised, then sutra is upgraded from a second prefix (the hook and the MCP table
 // change in place, the cap goes back until Codex trusts the new hook) and raised again; then `codex
-// mcp remove sutra` and a reinstall take a backup while the cap is raised. Uninstall still finds
-// sutra's entries and backups, and config.toml is the user's byte for byte.
+// mcp remove sutra` and a reinstall while the cap is raised: the file still holds sutra's cap, so
+// the reinstall is an upgrade and keeps the one backup. Uninstall still finds sutra's entries and
+// backup, and config.toml is the user's byte for byte.
 TEST_F(CodexCapInstall, UpgradeAndReinstallWhileRaisedThenUninstallIsByteExact) {
     const std::string trust =
         "[hooks.state.\"" + hooks + ":post_tool_use:0:0\"]\ntrusted_hash = \"sha256:0123\"\n";
@@ -220,7 +221,7 @@ TEST_F(CodexCapInstall, UpgradeAndReinstallWhileRaisedThenUninstallIsByteExact) 
             test::write_file(config,
                              now.substr(0, at) + (end == std::string::npos ? "" : now.substr(end)));
             ASSERT_TRUE(call(Plugin::Op::install, true, "/usr/local").value("ok", false));
-            EXPECT_EQ(plugins::common::backups(config).size(), 2u);
+            EXPECT_EQ(plugins::common::backups(config).size(), 1u);
         }
 
         r = call(Plugin::Op::uninstall, false, "/usr/local");

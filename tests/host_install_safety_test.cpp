@@ -15,6 +15,7 @@
 #include <csignal>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <random>
 #include <sys/resource.h>
@@ -77,6 +78,12 @@ protected:
                 out.push_back(e.path().string());
         }
         return out;
+    }
+    // Runs one install or uninstall; false (a failure reported) when it was refused.
+    bool succeeds(const char* client, Plugin::Op op) {
+        const json r = call(client, op);
+        EXPECT_TRUE(r.value("ok", false)) << r.dump();
+        return r.value("ok", false);
     }
     // True when any file of `h` still holds a sutra entry.
     bool any_entry(const Host& h) {
@@ -591,6 +598,134 @@ TEST_F(SafeInstallTest, InstallAndDoctorSayWhatIsUncovered) {
     EXPECT_EQ(status, 0) << out;
     EXPECT_FALSE(fs::exists(at("claude/.claude.json"))) << out;
     EXPECT_FALSE(fs::exists(at("codex/config.toml"))) << out;
+    EXPECT_TRUE(leftovers().empty());
+}
+
+// ---- 11. Uninstall removes only the backups install wrote: a FILE.sutra-backup that was there
+// before install (the user's own, or one an earlier install left once the user took sutra's
+// entries out by hand) stays byte for byte, and the user's files still come back exactly.
+
+// True for a backup's name (FILE.sutra-backup or FILE.sutra-backup-N), not sutra's record.
+bool is_backup_name(const std::string& path) {
+    return path.ends_with(".sutra-backup") || path.find(".sutra-backup-") != std::string::npos;
+}
+
+TEST_F(SafeInstallTest, BackupsThatWereThereBeforeInstallStay) {
+    const std::vector<std::string> configs = {"{\n  \"theme\": \"dark\"\n}\n", "model = \"x\"\n",
+                                              "{\n  \"mcp\": {}\n}\n", "model: x\n"};
+    const auto hs = hosts();
+    for (std::size_t i = 0; i < hs.size(); ++i) {
+        SCOPED_TRACE(hs[i].client);
+        fs::remove_all(box.dir.path);
+        fs::create_directories(box.dir.path);
+        const std::string config = at(hs[i].config);
+        const std::string hooks = at(hs[i].hooks);
+        // Claude Code's and Codex's hook file is the user's settings; OpenCode's and Hermes'
+        // is sutra's own plugin file, absent before install.
+        const bool users_hooks = hs[i].hooks.ends_with(".json");
+        const std::optional<std::string> hooks_text =
+            users_hooks ? std::optional<std::string>("{\n  \"model\": \"opus\"\n}\n")
+                        : std::nullopt;
+        put(config, configs[i]);
+        put(hooks, hooks_text);
+        std::map<std::string, std::string> kept = {
+            {config + ".sutra-backup", "the user's own copy\n"},
+            {hooks + ".sutra-backup", "another copy of their own\n"}};
+        for (const auto& [path, text] : kept) put(path, text);
+
+        if (!succeeds(hs[i].client, Plugin::Op::install)) continue;
+        if (!succeeds(hs[i].client, Plugin::Op::uninstall)) continue;
+        EXPECT_EQ(read(config), configs[i]);
+        EXPECT_EQ(read(hooks), hooks_text);
+        for (const auto& [path, text] : kept) EXPECT_EQ(read(path), text) << path;
+        EXPECT_EQ(leftovers().size(), kept.size());
+
+        // An install, then the user takes sutra's entries out by hand: its backups are now
+        // files that were there before the next install, and stay through its uninstall.
+        if (!succeeds(hs[i].client, Plugin::Op::install)) continue;
+        for (const auto& path : leftovers())
+            if (is_backup_name(path) && !kept.contains(path)) kept[path] = *read(path);
+        EXPECT_EQ(kept.size(), users_hooks ? 4u : 3u);
+        put(config, configs[i]);
+        if (users_hooks) put(hooks, hooks_text);
+        if (!succeeds(hs[i].client, Plugin::Op::install)) continue;
+        if (!succeeds(hs[i].client, Plugin::Op::uninstall)) continue;
+        EXPECT_EQ(read(config), configs[i]);
+        EXPECT_EQ(read(hooks), hooks_text);
+        for (const auto& [path, text] : kept) EXPECT_EQ(read(path), text) << path;
+        EXPECT_EQ(leftovers().size(), kept.size());
+    }
+}
+
+// ---- 12. A hook is sutra's only when it is exactly what sutra writes: a user's own hook whose
+// command merely runs sutra-host (a wrapper, extra flags) is left alone by install, which adds
+// sutra's beside it, and by uninstall; sutra's own from another prefix is still sutra's.
+
+std::string settings_with(const std::string& event, const ojson& group) {
+    return ojson{{"hooks", {{event, ojson::array({group})}}}}.dump(2) + "\n";
+}
+
+TEST_F(SafeInstallTest, AUsersHookThatMerelyRunsSutraHostStaysTheirs) {
+    for (const Host& h : hosts()) {
+        const std::string client = h.client;
+        if (client != "claude" && client != "codex") continue; // no command hooks to share
+        const std::string matcher = client == "claude" ? "Bash|PowerShell|Grep|mcp__.*" : "Bash";
+        const std::string ours = "/opt/sutra/bin/sutra-host --adapter " + client;
+        const std::string path = at(h.hooks);
+        for (const std::string& command :
+             {"~/bin/log-then-run.sh sutra-host --adapter " + client,
+              "/opt/sutra/bin/sutra-host --verbose --adapter " + client,
+              "echo sutra-host; /opt/sutra/bin/sutra-host --adapter " + client, "FOO=1 " + ours}) {
+            SCOPED_TRACE(client + ": " + command);
+            const std::string text = settings_with(
+                "PostToolUse",
+                {{"matcher", matcher},
+                 {"hooks", ojson::array({{{"type", "command"}, {"command", command}}})}});
+            put(path, text);
+            if (!succeeds(h.client, Plugin::Op::install)) continue;
+            const ojson doc = ojson::parse(*read(path));
+            const ojson& groups = doc["hooks"]["PostToolUse"];
+            EXPECT_EQ(groups[0]["hooks"][0]["command"], command);
+            EXPECT_EQ(groups.size(), 2u) << doc.dump(2);
+            if (groups.size() == 2u) {
+                EXPECT_EQ(groups[1]["hooks"][0]["command"], ours);
+            }
+            EXPECT_EQ(read(path + ".sutra-backup"), text);
+            if (!succeeds(h.client, Plugin::Op::uninstall)) continue;
+            EXPECT_EQ(read(path), text);
+            EXPECT_TRUE(leftovers().empty());
+        }
+        // Sutra's exact command under another matcher is not what sutra wrote either.
+        const std::string moved = settings_with(
+            "PostToolUse", {{"matcher", "Read"},
+                            {"hooks", ojson::array({{{"type", "command"}, {"command", ours}}})}});
+        put(path, moved);
+        ASSERT_TRUE(call(h.client, Plugin::Op::install)["ok"]);
+        ASSERT_TRUE(call(h.client, Plugin::Op::uninstall)["ok"]);
+        EXPECT_EQ(read(path), moved);
+
+        // An upgrade from a prefix that needs quoting updates sutra's own entry in place.
+        put(path, std::nullopt);
+        ASSERT_TRUE(call(h.client, Plugin::Op::install, "/opt/my sutra")["ok"]);
+        ASSERT_TRUE(call(h.client, Plugin::Op::install, "/opt/b")["ok"]);
+        const ojson doc = ojson::parse(*read(path));
+        ASSERT_EQ(doc["hooks"]["PostToolUse"].size(), 1u) << doc.dump(2);
+        EXPECT_EQ(doc["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+                  "/opt/b/bin/sutra-host --adapter " + client);
+        ASSERT_TRUE(call(h.client, Plugin::Op::uninstall)["ok"]);
+        EXPECT_FALSE(fs::exists(path));
+        EXPECT_TRUE(leftovers().empty());
+    }
+    // Claude Code's status line: `sutra statusline` through the user's own filter is theirs.
+    const std::string path = at("claude/settings.json");
+    const std::string text =
+        "{\n  \"statusLine\": {\"type\": \"command\", \"command\": \"sutra statusline | cut "
+        "-c1-40\"}\n}\n";
+    put(path, text);
+    ASSERT_TRUE(call("claude", Plugin::Op::install)["ok"]);
+    EXPECT_EQ(ojson::parse(*read(path))["statusLine"]["command"], "sutra statusline | cut -c1-40");
+    ASSERT_TRUE(call("claude", Plugin::Op::uninstall)["ok"]);
+    EXPECT_EQ(read(path), text);
     EXPECT_TRUE(leftovers().empty());
 }
 

@@ -293,15 +293,18 @@ TEST_F(TempDir, OwnedFilesRefuseTheUsersOwn) {
     EXPECT_EQ(common::plan_owned_uninstall(f, "MARK")->action, "delete");
     EXPECT_FALSE(common::plan_owned_install(f, "// MARK v2", "MARK")->backup_before)
         << "an upgrade keeps no copy of sutra's own older file";
-    put(f + ".sutra-backup", "// MARK v0"); // sutra's own older file: never put back
+    // Backups sutra's install did not record are not sutra's to remove nor to put back.
+    put(f + ".sutra-backup", "// MARK v0");
+    put(f + ".sutra-backup-2", "the user's own");
     auto back = common::plan_owned_uninstall(f, "MARK");
     EXPECT_EQ(back->action, "delete");
-    EXPECT_EQ(back->remove_after, std::vector<std::string>{f + ".sutra-backup"});
-    put(f + ".sutra-backup-2", "the user's, from an older install");
+    EXPECT_TRUE(back->remove_after.empty());
+    // Those a record names go, with the record.
+    put(common::backup_record(f), "# a record\nsutra.js.sutra-backup-2\nsutra.js.other\n");
     back = common::plan_owned_uninstall(f, "MARK");
-    EXPECT_EQ(back->action, "restore");
-    EXPECT_EQ(back->after, "the user's, from an older install");
-    EXPECT_EQ(back->remove_after, std::vector<std::string>{f + ".sutra-backup"});
+    EXPECT_EQ(back->action, "delete");
+    EXPECT_EQ(back->remove_after,
+              (std::vector<std::string>{f + ".sutra-backup-2", common::backup_record(f)}));
     put(f, "the user's");
     EXPECT_THROW(common::plan_owned_install(f, "// MARK v1", "MARK"), std::runtime_error);
     EXPECT_EQ(common::plan_owned_uninstall(f, "MARK"), std::nullopt);
@@ -483,6 +486,36 @@ TEST(HookSettings, ParseSettingsAndOurCommand) {
     EXPECT_TRUE(common::is_our_command("'/a b/sutra-host' --adapter codex", "codex"));
     EXPECT_FALSE(common::is_our_command("/a/sutra-host --adapter codex2", "codex"));
     EXPECT_FALSE(common::is_our_command("other --adapter codex", "codex"));
+}
+
+// Exactly the commands sutra writes, from any prefix; anything else that runs sutra-host is the
+// user's.
+TEST(HookSettings, OurCommandIsExactlyWhatSutraWrites) {
+    for (const char* ours :
+         {"sutra-host --adapter claude", "/opt/a/bin/sutra-host --adapter claude",
+          "'/opt/my sutra/bin/sutra-host' --adapter claude",
+          "'/it'\\''s/sutra-host' --adapter claude",
+          "SUTRA_PROGRAM=/opt/a/bin/sutra /opt/a/bin/sutra-host --adapter claude",
+          "SUTRA_BASH_ROUTE=always SUTRA_PROGRAM='/my dir/sutra' "
+          "'/my dir/sutra-host' --adapter claude"})
+        EXPECT_TRUE(common::is_our_command(ours, "claude")) << ours;
+    for (const char* theirs :
+         {"~/bin/log-then-run.sh sutra-host --adapter claude",
+          "/opt/a/bin/sutra-host --verbose --adapter claude",
+          "echo sutra-host; /opt/a/bin/sutra-host --adapter claude",
+          "FOO=1 /opt/a/bin/sutra-host --adapter claude", "/opt/a/bin/sutra-host  --adapter claude",
+          "/opt/a/bin/sutra-host --adapter claude ", "'/opt/a/bin/sutra-host' --adapter claude",
+          "/opt/a/bin/not-sutra-host --adapter claude",
+          "SUTRA_PROGRAM=/x/other sutra-host "
+          "--adapter claude",
+          "SUTRA_PROGRAM=/x/sutra SUTRA_BASH_ROUTE=always sutra-host --adapter claude", ""})
+        EXPECT_FALSE(common::is_our_command(theirs, "claude")) << theirs;
+    common::HookSpec status;
+    status.setting = "statusLine";
+    status.adapter = "statusline";
+    EXPECT_TRUE(common::is_ours("'/my dir/sutra' statusline", status));
+    EXPECT_FALSE(common::is_ours("sutra statusline | cut -c1-40", status));
+    EXPECT_FALSE(common::is_ours("FOO=1 sutra statusline", status));
 }
 
 // ---- adapter calls

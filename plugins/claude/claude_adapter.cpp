@@ -535,7 +535,7 @@ struct Adapter {
                     plans.push_back(*mcp);
                 }
             }
-            auto r = common::apply_plans(plans, o.dry_run);
+            auto r = common::apply_install_plans(plans, o.dry_run);
             if (!hooks) r["messages"].push_back(settings_path() + ": already installed");
             r["messages"].push_back(settings_path() + ": the Bash route is " + route_says(route));
             if (o.statusline) {

@@ -116,7 +116,9 @@ std::optional<common::FilePlan> plan_mcp_install(const std::string& sutra_progra
     const std::string after = with_our_table(before, path, sutra_program, args);
     if (before && after == *before) return std::nullopt;
     common::FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
-    plan.backup_before = !old; // an upgrade keeps the one backup of the user's own file
+    // An upgrade keeps the one backup of the user's own file; so does a file that holds only
+    // sutra's raised cap (`codex mcp remove sutra` leaves it): not the user's own bytes either.
+    plan.backup_before = !old && !read_cap(before.value_or(std::string())).raised_by_sutra;
     return plan;
 }
 
@@ -252,7 +254,7 @@ struct Adapter {
             plan_output_cap(
                 plans, config_path(), hooks.has_value(), o.raise_output_cap,
                 [&] { return check_hook_trust(codex_home(), command); }, cap_notes);
-            auto r = common::apply_plans(plans, o.dry_run);
+            auto r = common::apply_install_plans(plans, o.dry_run);
             if (!hooks) r["messages"].push_back(hooks_path() + ": already installed");
             if (hooks) {
                 r["messages"].push_back("Codex runs a new hook only after you trust it: open codex "

@@ -4,6 +4,7 @@
 
 #include "plugins/common/paths.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -205,6 +206,80 @@ std::string next_backup(const std::string& path) {
     std::string backup = path + ".sutra-backup";
     for (int n = 2; fs::exists(backup); ++n) backup = path + ".sutra-backup-" + std::to_string(n);
     return backup;
+}
+
+std::string backup_record(const std::string& path) {
+    return path + ".sutra-backups";
+}
+
+namespace {
+
+// True when `name` is one that backups() looks for beside `path`: a record can name nothing
+// else, so a damaged record never makes uninstall delete an unrelated file.
+bool is_backup_of(const std::string& name, const std::string& path) {
+    const std::string base = fs::path(path).filename().string() + ".sutra-backup";
+    if (name == base) return true;
+    return name.size() > base.size() + 1 && name.starts_with(base + "-") &&
+           name.find_first_not_of("0123456789", base.size() + 1) == std::string::npos;
+}
+
+// The record's text: a line that says what it is, then one backup name a line.
+std::string record_text(const std::string& path, const std::string& backup) {
+    return "# sutra install wrote these backups of " + fs::path(path).filename().string() +
+           "; sutra uninstall restores and removes them\n" + fs::path(backup).filename().string() +
+           "\n";
+}
+
+// The change that makes `plan`'s record right for it, if any.
+std::optional<FilePlan> record_change(const FilePlan& plan) {
+    const bool backs_up = plan.action == "modify" && plan.before && plan.backup_before;
+    if (!backs_up && plan.action != "create") return std::nullopt; // an upgrade keeps its record
+    const std::string path = real_target(plan.path);
+    const std::string record = backup_record(path);
+    const auto old = read_text(record);
+    // apply_plans writes the backup to next_backup(path), as here.
+    const auto now =
+        backs_up ? std::optional<std::string>(record_text(path, next_backup(path))) : std::nullopt;
+    if (!old && !now) return std::nullopt;
+    FilePlan change{record, !now ? "delete" : (old ? "modify" : "create"), old, now, std::nullopt};
+    change.backup_before = false;
+    change.create_mode = 0600;
+    return change;
+}
+
+} // namespace
+
+std::optional<std::vector<std::string>> recorded_backups(const std::string& path) {
+    const auto text = read_text(backup_record(path));
+    if (!text) return std::nullopt;
+    std::vector<std::string> found;
+    for (std::size_t at = 0; at < text->size();) {
+        const std::size_t end = std::min(text->find('\n', at), text->size());
+        const std::string name = text->substr(at, end - at);
+        const std::string backup = (fs::path(path).parent_path() / name).string();
+        if (is_backup_of(name, path) && fs::exists(backup)) found.push_back(backup);
+        at = end + 1;
+    }
+    return found;
+}
+
+std::vector<std::string> recorded_leftovers(const std::string& path) {
+    const auto recorded = recorded_backups(path);
+    if (!recorded) return {};
+    std::vector<std::string> out = *recorded;
+    out.push_back(backup_record(path));
+    return out;
+}
+
+std::vector<FilePlan> with_backup_records(const std::vector<FilePlan>& plans) {
+    std::vector<FilePlan> out = plans;
+    for (const FilePlan& plan : plans)
+        if (auto change = record_change(plan)) out.push_back(std::move(*change));
+    return out;
+}
+
+ojson apply_install_plans(const std::vector<FilePlan>& plans, bool dry_run) {
+    return apply_plans(with_backup_records(plans), dry_run);
 }
 
 namespace {

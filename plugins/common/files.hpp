@@ -64,10 +64,36 @@ struct FilePlan {
     mode_t create_mode = 0644;
 };
 
+/// Which backups are sutra's. Neither a backup's name nor its bytes tell: a user may keep a
+/// FILE.sutra-backup of their own, an earlier install's backup stays the user's once they took
+/// sutra's entry out by hand, and install re-serializes JSON, so two different files can install
+/// to the same text. So install records the name of the backup it writes in FILE.sutra-backups,
+/// beside the file (it moves with the file, and outlives any sutra prefix or state folder), and
+/// uninstall restores from and removes only the backups the record names, then the record. An
+/// install into a file without sutra's entries starts the record afresh (every backup already
+/// there pre-existed it); an upgrade keeps it.
+std::string backup_record(const std::string& path);
+
+/// The backups of `path` its record names and that exist, oldest first; nullopt without a record
+/// (an install by an older sutra, or one cut short before its record was written: uninstall then
+/// removes only the backup it restores, the newest from which install makes the current text).
+std::optional<std::vector<std::string>> recorded_backups(const std::string& path);
+
+/// What uninstall removes beside `path`: the recorded backups, then the record itself.
+std::vector<std::string> recorded_leftovers(const std::string& path);
+
+/// `plans` and, after them, the change to each file's record: naming only the backup a plan
+/// writes, or gone when a plan creates the file. Written after the files in the same all or
+/// nothing step, so a record never names a backup that a failed install rolled back.
+std::vector<FilePlan> with_backup_records(const std::vector<FilePlan>& plans);
+
 /// Writes the plans (unless dry_run) and reports them in the shape install/uninstall return:
 /// {"ok","changed","files":[…],"messages":[]}. All or nothing: every file is checked first
 /// (a read-only one is refused), and when a write fails the files already written get their
 /// old bytes back and the error names the file that failed.
 ojson apply_plans(const std::vector<FilePlan>& plans, bool dry_run);
+
+/// apply_plans for an install: the plans with their backup records (with_backup_records).
+ojson apply_install_plans(const std::vector<FilePlan>& plans, bool dry_run);
 
 } // namespace sutra::plugins::common

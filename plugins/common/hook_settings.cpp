@@ -14,15 +14,90 @@ namespace sutra::plugins::common {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The words of `command` as split at single spaces, quotes kept; nullopt for an open quote.
+std::optional<std::vector<std::string>> raw_words(const std::string& command) {
+    std::vector<std::string> words(1);
+    for (std::size_t i = 0; i < command.size(); ++i) {
+        const char c = command[i];
+        if (c == ' ') {
+            words.emplace_back();
+        } else if (c == '\\' && i + 1 < command.size()) {
+            words.back() += command.substr(i++, 2);
+        } else if (c == '\'') {
+            const auto end = command.find('\'', i + 1);
+            if (end == std::string::npos) return std::nullopt;
+            words.back() += command.substr(i, end - i + 1);
+            i = end;
+        } else {
+            words.back() += c;
+        }
+    }
+    return words;
+}
+
+// The value of a word quoted exactly as shell_word quotes it (so as sutra writes it); nullopt
+// for any other spelling.
+std::optional<std::string> written_value(const std::string& word) {
+    std::string value;
+    for (std::size_t i = 0; i < word.size(); ++i) {
+        if (word[i] == '\'') {
+            const auto end = word.find('\'', i + 1);
+            if (end == std::string::npos) return std::nullopt;
+            value += word.substr(i + 1, end - i - 1);
+            i = end;
+        } else if (word[i] == '\\' && i + 1 < word.size()) {
+            value += word[++i];
+        } else {
+            value += word[i];
+        }
+    }
+    if (shell_word(value) != word) return std::nullopt;
+    return value;
+}
+
+// True when `word` is written as sutra writes a path to the program `name`, from any prefix.
+bool names_program(const std::string& word, const std::string& name) {
+    const auto path = written_value(word);
+    if (!path) return false;
+    const auto slash = path->rfind('/');
+    return (slash == std::string::npos ? *path : path->substr(slash + 1)) == name;
+}
+
+// A string field of `j`; "" when absent or not a string.
+std::string text_field(const ojson& j, const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+} // namespace
+
+// Sutra writes `[SUTRA_BASH_ROUTE=always] [SUTRA_PROGRAM=SUTRA] HOST --adapter NAME` (the Claude
+// Code route adds the first two), each path quoted by shell_word. Only that exact shape is
+// ours: a user's wrapper that merely runs sutra-host, or passes it more, stays theirs; the
+// paths may differ (an install from another prefix is still sutra's, and upgrades in place).
 bool is_our_command(const std::string& command, const std::string& adapter) {
-    const std::string tail = " --adapter " + adapter;
-    return command.find("sutra-host") != std::string::npos && command.size() >= tail.size() &&
-           command.compare(command.size() - tail.size(), tail.size(), tail) == 0;
+    const auto words = raw_words(command);
+    if (!words) return false;
+    std::size_t i = 0;
+    const auto word = [&](std::size_t k) { return k < words->size() ? (*words)[k] : ""; };
+    if (word(i) == "SUTRA_BASH_ROUTE=always") ++i;
+    const std::string assign = "SUTRA_PROGRAM=";
+    if (word(i).starts_with(assign)) {
+        if (!names_program(word(i).substr(assign.size()), "sutra")) return false;
+        ++i;
+    }
+    return words->size() == i + 3 && names_program(word(i), "sutra-host") &&
+           word(i + 1) == "--adapter" && word(i + 2) == adapter;
 }
 
 bool is_ours(const std::string& command, const HookSpec& spec) {
-    return spec.setting.empty() ? is_our_command(command, spec.adapter)
-                                : sutra_subcommand(command) == spec.adapter;
+    if (spec.setting.empty()) return is_our_command(command, spec.adapter);
+    // A setting: exactly `SUTRA SUBCOMMAND` (`sutra statusline`), never one piped further.
+    const auto words = raw_words(command);
+    return words && words->size() == 2 && names_program((*words)[0], "sutra") &&
+           (*words)[1] == spec.adapter;
 }
 
 namespace {
@@ -37,6 +112,14 @@ const ojson* our_setting(const ojson& doc, const HookSpec& spec) {
     const auto cmd = it->find("command");
     return cmd != it->end() && cmd->is_string() && is_ours(cmd->get<std::string>(), spec) ? &*it
                                                                                           : nullptr;
+}
+
+// True for a hook object in `group` of the shape sutra writes for `spec`: its matcher, type and
+// command (from any prefix). Its timeout and keys the user added stay the user's to change.
+bool is_our_hook(const ojson& group, const ojson& hook, const HookSpec& spec) {
+    return group.is_object() && hook.is_object() && text_field(group, "matcher") == spec.matcher &&
+           text_field(hook, "type") == "command" &&
+           is_our_command(text_field(hook, "command"), spec.adapter);
 }
 
 } // namespace
@@ -93,8 +176,7 @@ bool strip_ours(ojson& doc, const HookSpec& spec) {
         ojson inner = ojson::array();
         bool removed = false;
         for (auto& h : group["hooks"]) {
-            if (h.is_object() && h.value("command", std::string()) != "" &&
-                is_our_command(h.value("command", std::string()), spec.adapter)) {
+            if (is_our_hook(group, h, spec)) {
                 removed = true;
                 continue;
             }
@@ -127,9 +209,7 @@ std::optional<std::string> our_command(const ojson& doc, const HookSpec& spec) {
     for (const auto& group : *event)
         if (group.is_object() && group.contains("hooks") && group["hooks"].is_array())
             for (const auto& h : group["hooks"])
-                if (h.is_object() &&
-                    is_our_command(h.value("command", std::string()), spec.adapter))
-                    return h.value("command", std::string());
+                if (is_our_hook(group, h, spec)) return text_field(h, "command");
     return std::nullopt;
 }
 
@@ -145,9 +225,7 @@ ojson* our_hook(ojson& doc, const HookSpec& spec) {
     for (auto& group : *event)
         if (group.is_object() && group.contains("hooks") && group["hooks"].is_array())
             for (auto& h : group["hooks"])
-                if (h.is_object() &&
-                    is_our_command(h.value("command", std::string()), spec.adapter))
-                    return &h;
+                if (is_our_hook(group, h, spec)) return &h;
     return nullptr;
 }
 
@@ -283,7 +361,7 @@ ojson hooks_result(const std::string& path,
             {"files", ojson::array()},
             {"messages", ojson::array({path + (uninstall ? ": no sutra hook, nothing to remove"
                                                          : ": already installed")})}};
-    ojson r = apply_plans({*plan}, dry_run);
+    ojson r = uninstall ? apply_plans({*plan}, dry_run) : apply_install_plans({*plan}, dry_run);
     if (uninstall && plan->action == "modify")
         r["messages"].push_back(path + ": edited since install; removed sutra's entry and "
                                        "re-wrote the rest (JSON formatting normalized)");

@@ -30,11 +30,13 @@ struct HookSpec {
     std::string setting;
 };
 
-/// True when `command` is the one `spec` installs: a sutra-host with `--adapter NAME` for a hook,
-/// a `sutra NAME …` for a setting.
+/// True when `command` is exactly what `spec` installs, from any prefix: a hook command as
+/// is_our_command says, `SUTRA NAME` for a setting (no more words, nothing piped).
 bool is_ours(const std::string& command, const HookSpec& spec);
 
-/// True for a hook command that runs some sutra-host with `--adapter NAME`.
+/// True for a hook command of exactly the shape sutra writes, `[SUTRA_BASH_ROUTE=always]
+/// [SUTRA_PROGRAM=SUTRA] SUTRA-HOST --adapter NAME`, each path quoted as shell_word quotes it
+/// and at any location; a user's command that merely runs sutra-host is not.
 bool is_our_command(const std::string& command, const std::string& adapter);
 
 /// Indentation of the file's first indented line (default two spaces).

@@ -51,7 +51,12 @@ plan_reverse(const std::string& path,
             return false; // a backup we cannot read the same way is not the original
         }
     };
-    const std::vector<std::string> saved = backups(path);
+    // Only the backups install recorded are sutra's (files.hpp, backup_record): they are the
+    // candidates and they go. Without a record (an older sutra's install) any backup may be the
+    // one to restore, and only that one goes.
+    const auto recorded = recorded_backups(path);
+    const std::vector<std::string> saved = recorded ? *recorded : backups(path);
+    const std::vector<std::string> leftovers = recorded_leftovers(path);
     // The newest backup of the user's own file (no sutra entry in it) that install turns into
     // exactly the current text.
     for (std::size_t i = saved.size(); i-- > 0;) {
@@ -63,15 +68,15 @@ plan_reverse(const std::string& path,
         }
         if (ours || !same(text)) continue;
         FilePlan plan{path, "restore", before, text, saved[i]};
-        for (std::size_t k = 0; k < saved.size(); ++k)
-            if (k != i) plan.remove_after.push_back(saved[k]);
+        for (const std::string& other : leftovers)
+            if (other != saved[i]) plan.remove_after.push_back(other);
         return plan;
     }
     FilePlan plan = same(std::nullopt)
                         ? FilePlan{path, "delete", before, std::nullopt, std::nullopt}
                         : FilePlan{path, "modify", before, stripped, std::nullopt};
     plan.backup_before = false;
-    plan.remove_after = saved;
+    plan.remove_after = leftovers;
     return plan;
 }
 

@@ -37,8 +37,8 @@ bool is_our_server(const std::string& program, const std::vector<std::string>& a
 /// The uninstall plan for `path`, whose current text `before` holds our entry. `reinstall(text)`
 /// is what install makes of `text` (absent = no file) with the entry now installed; `stripped`
 /// is `before` without our entry, used only when the file changed since install; `has_ours`
-/// tells a backup of the user's own file from one taken after an install. Every backup of the
-/// file goes, whichever way it is put back.
+/// tells a backup of the user's own file from one taken after an install. The backups install
+/// recorded go, whichever way the file is put back; no other (files.hpp, backup_record).
 FilePlan
 plan_reverse(const std::string& path,
              const std::string& before,

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
-#include <vector>
 
 namespace sutra::plugins::common {
 
@@ -26,19 +25,10 @@ plan_owned_install(const std::string& path, const std::string& content, const st
 std::optional<FilePlan> plan_owned_uninstall(const std::string& path, const std::string& marker) {
     const auto before = read_text(path);
     if (!before || before->find(marker) == std::string::npos) return std::nullopt;
-    const std::vector<std::string> saved = backups(path);
-    // A backup of a file that is not sutra's (left by an older install) is the user's: it
-    // comes back. Backups of sutra's own file go.
-    for (std::size_t i = saved.size(); i-- > 0;) {
-        const auto text = read_text(saved[i]);
-        if (!text || text->find(marker) != std::string::npos) continue;
-        FilePlan plan{path, "restore", before, text, saved[i]};
-        for (std::size_t k = 0; k < saved.size(); ++k)
-            if (k != i) plan.remove_after.push_back(saved[k]);
-        return plan;
-    }
+    // Install never backs up a file sutra owns (it refuses one that is not sutra's), so no
+    // backup beside it is sutra's to restore; only what a record names goes (files.hpp).
     FilePlan plan{path, "delete", before, std::nullopt, std::nullopt};
-    plan.remove_after = saved;
+    plan.remove_after = recorded_leftovers(path);
     return plan;
 }
 

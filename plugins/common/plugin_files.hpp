@@ -15,9 +15,9 @@ namespace sutra::plugins::common {
 std::optional<FilePlan>
 plan_owned_install(const std::string& path, const std::string& content, const std::string& marker);
 
-/// The change that removes a file sutra owns: restores a backup that is not sutra's file (bytes
-/// an older install replaced), else deletes; every backup of it goes. A file without `marker`
-/// is left alone (nullopt).
+/// The change that removes a file sutra owns: deletes it, and only the backups a record names
+/// (files.hpp, backup_record); any other FILE.sutra-backup is the user's and stays. A file
+/// without `marker` is left alone (nullopt).
 std::optional<FilePlan> plan_owned_uninstall(const std::string& path, const std::string& marker);
 
 /// Replaces every `placeholder` in `text` with `value` as a double-quoted string literal that

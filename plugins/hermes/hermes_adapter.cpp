@@ -381,7 +381,7 @@ struct Adapter {
                 plan.backup_before = !yaml_lists(before, "enabled", k_name) && !our_server(before);
                 plans.push_back(plan);
             }
-            common::ojson r = common::apply_plans(plans, o.dry_run);
+            common::ojson r = common::apply_install_plans(plans, o.dry_run);
             if (plans.empty()) r["messages"].push_back(p.plugin_dir + ": already installed");
             if (o.sutra_program.empty()) common::note_no_program(r);
             if (at_path(p.config, [&] { return yaml_lists(before, "disabled", k_name); }))

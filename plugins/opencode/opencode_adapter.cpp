@@ -255,7 +255,7 @@ struct Adapter {
                                                 is_our_entry, true);
                 if (mcp) plans.push_back(*mcp);
             }
-            auto r = common::apply_plans(plans, o.dry_run);
+            auto r = common::apply_install_plans(plans, o.dry_run);
             r["messages"].push_back(plugin_changes ? "OpenCode loads the plugin at its next start."
                                                    : path + ": already installed");
             if (o.sutra_program.empty())
