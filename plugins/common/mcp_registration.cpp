@@ -110,12 +110,19 @@ ojson parse_config(const std::optional<std::string>& text, const std::string& pa
     return *doc;
 }
 
-std::string with_json_entry(const std::optional<std::string>& original,
-                            const std::string& path,
-                            const std::string& section,
-                            const ojson& entry,
-                            bool jsonc) {
-    const ojson doc = parse_config(original, path, jsonc);
+namespace {
+
+// with_json_entry from the document already parsed, which it consumes: it becomes the re-read's
+// expectation, so a large config (an 8 MB `.claude.json`) is parsed twice, not three times, and
+// never copied. `verify` false skips the re-read, for a caller that compares the text it gets
+// with bytes it already knows to be the host's (plan_reverse).
+std::string with_json_entry_in(ojson doc,
+                               const std::optional<std::string>& original,
+                               const std::string& path,
+                               const std::string& section,
+                               const ojson& entry,
+                               bool jsonc,
+                               bool verify) {
     if (doc.contains(section) && !doc[section].is_object())
         throw std::runtime_error(path + ": \"" + section +
                                  "\" is not an object; fix it by hand (nothing was changed)");
@@ -129,14 +136,26 @@ std::string with_json_entry(const std::optional<std::string>& original,
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": " + e.what() + "; fix it by hand (nothing was changed)");
     }
+    if (!verify) return after;
     // Re-read as the host would: exactly our entry changed, every other value as it was.
-    ojson expected = doc;
+    ojson expected = std::move(doc);
     expected[section][k_mcp_name] = merged;
     const auto reread = parse_json_text(after, jsonc);
     if (!reread || *reread != expected)
         throw std::runtime_error(path + ": sutra could not add its entry without changing "
                                         "something else; add it by hand (nothing was changed)");
     return after;
+}
+
+} // namespace
+
+std::string with_json_entry(const std::optional<std::string>& original,
+                            const std::string& path,
+                            const std::string& section,
+                            const ojson& entry,
+                            bool jsonc) {
+    return with_json_entry_in(parse_config(original, path, jsonc), original, path, section, entry,
+                              jsonc, true);
 }
 
 std::optional<FilePlan> plan_json_install(const std::string& config_path,
@@ -146,13 +165,14 @@ std::optional<FilePlan> plan_json_install(const std::string& config_path,
                                           bool jsonc) {
     const std::string path = real_target(config_path);
     const auto before = read_text(path);
-    const ojson doc = parse_config(before, path, jsonc);
+    ojson doc = parse_config(before, path, jsonc);
     const auto old = json_entry(doc, section);
     if (old && !is_ours(*old))
         throw std::runtime_error(path + " already has an MCP server named \"sutra\" that sutra "
                                         "did not write; rename or remove it first (nothing was "
                                         "changed)");
-    const std::string after = with_json_entry(before, path, section, entry, jsonc);
+    const std::string after =
+        with_json_entry_in(std::move(doc), before, path, section, entry, jsonc, true);
     if (before && after == *before) return std::nullopt;
     FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
     plan.backup_before = !old; // an upgrade: the backup of the user's own file is kept as is
@@ -166,7 +186,7 @@ std::optional<FilePlan> plan_json_uninstall(const std::string& config_path,
     const std::string path = real_target(config_path);
     const auto before = read_text(path);
     if (!before) return std::nullopt;
-    const ojson doc = parse_config(before, path, jsonc);
+    ojson doc = parse_config(before, path, jsonc);
     const auto installed = json_entry(doc, section);
     if (!installed || !is_ours(*installed)) return std::nullopt;
     std::string stripped;
@@ -175,7 +195,7 @@ std::optional<FilePlan> plan_json_uninstall(const std::string& config_path,
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": " + e.what() + "; remove mcp server \"sutra\" by hand");
     }
-    ojson expected = doc;
+    ojson expected = std::move(doc);
     expected[section].erase(k_mcp_name);
     if (expected[section].empty()) expected.erase(section);
     if (const auto reread = parse_json_text(stripped, jsonc); !reread || *reread != expected)
@@ -183,8 +203,10 @@ std::optional<FilePlan> plan_json_uninstall(const std::string& config_path,
                                         "something else; remove mcp server \"sutra\" by hand");
     return plan_reverse(
         path, *before,
+        // Compared with `before` byte for byte, so the re-read adds nothing.
         [&](const std::optional<std::string>& text) {
-            return with_json_entry(text, path, section, *installed, jsonc);
+            return with_json_entry_in(parse_config(text, path, jsonc), text, path, section,
+                                      *installed, jsonc, false);
         },
         stripped,
         [&](const std::string& text) {
