@@ -215,7 +215,7 @@ private:
     const LineIndex& m_lines;
     Shape m_shape;
     const KeyMatcher& m_keys;
-    TextOptions m_opt; // a copy: a successful run's error reports widen its context
+    TextOptions m_opt;            // a copy: a successful run's error reports widen its context
     const CondensedLines* m_runs; // long runs of identical lines condensed, or null
     std::size_t m_n;
 
