@@ -37,37 +37,18 @@ std::string host_program() {
 }
 
 // One install, uninstall or doctor at a time per user: two at once (`uninstall & install`) each
-// read the files before the other wrote them, and left a host half installed. The lock is a
-// file beside sutra's store folder (never in it: the store sweeps what it did not write), held
-// until the process ends. Where it cannot be made (a read-only home), the call goes on unlocked:
-// it fails on its own writes, with their own error, if it writes at all.
+// read the files before the other wrote them, and left a host half installed. The lock is taken
+// on the home folder itself (flock on its descriptor), so it leaves no file behind: uninstall
+// gives the home back byte for byte. Where the home cannot be opened, the call goes on unlocked.
 core::UniqueFd take_install_lock() {
-    const char* xdg = std::getenv("XDG_STATE_HOME");
-    const char* home = std::getenv("HOME");
-    const std::string dir = xdg != nullptr && xdg[0] == '/'
-                                ? std::string(xdg)
-                                : core::home_dir(home != nullptr ? home : "") + "/.local/state";
-    if (dir.empty() || dir[0] != '/') return {};
-    // Folders made here, and the lock, belong to the folder's owner, never root (an admin
-    // installing for a user).
-    std::error_code ec;
-    fs::path base = dir;
-    while (!fs::exists(base, ec) && base != base.parent_path()) base = base.parent_path();
-    if (!core::make_dirs(dir)) return {};
-    const std::string path = dir + "/sutra-install.lock";
-    core::UniqueFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
+    const char* home_env = std::getenv("HOME");
+    const std::string home = core::home_dir(home_env != nullptr ? home_env : "");
+    if (home.empty() || home[0] != '/') return {};
+    core::UniqueFd fd(::open(home.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!fd.ok()) return {};
-    struct stat owner {};
-    if (::geteuid() == 0 && ::stat(base.c_str(), &owner) == 0 && owner.st_uid != 0) {
-        for (fs::path d = dir; d != base && d != d.parent_path(); d = d.parent_path())
-            if (::chown(d.c_str(), owner.st_uid, owner.st_gid) != 0) break;
-        if (::fchown(fd.get(), owner.st_uid, owner.st_gid) != 0) {
-            // the lock still serialises; only its owner is not the user's
-        }
-    }
     if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) return fd;
     std::fprintf(stderr, "sutra: waiting for another sutra install, uninstall or doctor (%s)\n",
-                 path.c_str());
+                 home.c_str());
     while (::flock(fd.get(), LOCK_EX) != 0)
         if (errno != EINTR) return {};
     return fd;
