@@ -10,6 +10,7 @@
 #include "core/config.hpp"
 
 #include "core/config_file.hpp"
+#include "core/posix_io.hpp"
 
 #include <fmt/format.h>
 
@@ -100,19 +101,6 @@ std::string check_together(const Config& c) {
 std::string env_value(const std::map<std::string, std::string>& env, const std::string& name) {
     auto it = env.find(name);
     return it == env.end() ? std::string{} : it->second;
-}
-
-// $HOME, else the password database: hooks may run with a scrubbed environment.
-std::string home_dir(const std::string& home_env) {
-    if (!home_env.empty()) return home_env;
-    long size = sysconf(_SC_GETPW_R_SIZE_MAX);
-    std::string buf(size > 0 ? static_cast<std::size_t>(size) : 16384, '\0');
-    passwd pw{};
-    passwd* result = nullptr;
-    if (getpwuid_r(getuid(), &pw, buf.data(), buf.size(), &result) == 0 && result != nullptr &&
-        result->pw_dir != nullptr)
-        return result->pw_dir;
-    return {};
 }
 
 std::string expand_tilde(const std::string& path, const std::string& home_env) {
@@ -278,36 +266,14 @@ std::string apply_env(Config& config, const std::map<std::string, std::string>& 
     return {};
 }
 
-// Bounded read of the user's file; a missing file is an empty config.
+// Bounded read of the user's file (core/read_file.hpp); a missing file is an empty config.
 std::expected<std::string, std::string> read_config_file(const std::string& path) {
-    // O_NONBLOCK so a FIFO in place of the file cannot hang us before the S_ISREG check.
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        if (errno == ENOENT || errno == ENOTDIR) return std::string{};
-        return std::unexpected(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    }
-    struct stat st {};
-    std::string text;
-    std::string error;
-    if (::fstat(fd, &st) != 0) {
-        error = fmt::format("{}: cannot stat: {}", path, std::strerror(errno));
-    } else if (!S_ISREG(st.st_mode)) {
-        error = fmt::format("{}: not a regular file", path);
-    } else {
-        char buf[65536];
-        while (error.empty()) {
-            ssize_t n = ::read(fd, buf, sizeof buf);
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) error = fmt::format("{}: cannot read: {}", path, std::strerror(errno));
-            if (n <= 0) break;
-            text.append(buf, static_cast<std::size_t>(n));
-            if (text.size() > k_max_config_bytes)
-                error = fmt::format("{}: larger than 1 MiB", path);
-        }
-    }
-    ::close(fd);
-    if (!error.empty()) return std::unexpected(error);
-    return text;
+    auto text = read_regular_file(path, k_max_config_bytes);
+    if (text) return std::move(*text);
+    const FileError& e = text.error();
+    if (e.problem == FileProblem::absent) return std::string{};
+    if (e.problem == FileProblem::too_large) return std::unexpected(path + ": larger than 1 MiB");
+    return std::unexpected(e.message);
 }
 
 std::string config_file_path(const std::map<std::string, std::string>& env) {

@@ -4,6 +4,8 @@
 // for links and ownership, the home folder and libsodium's start. One copy of each, so a fix to
 // EINTR handling or to the directory checks reaches every caller.
 
+#include "core/read_file.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <expected>
@@ -53,41 +55,6 @@ bool pread_all(int fd, std::uint64_t offset, std::size_t length, std::string& ou
 /// Reads from the current offset to end of file, at most `limit` bytes, in chunks (memory follows
 /// the file, not the limit). False on a read error, with what was read so far in `out`.
 bool read_bounded(int fd, std::size_t limit, std::string& out);
-
-enum class FileProblem {
-    absent,      ///< no such file (or a parent is not a folder)
-    not_regular, ///< a FIFO, a device, a socket, a folder: never read
-    too_large,   ///< over the caller's limit, or grew past it while being read
-    outside,     ///< opened, but not under any of the caller's folders
-    io,          ///< any other system error
-};
-
-struct FileError {
-    FileProblem problem;
-    int err = 0;            ///< errno for absent and io
-    std::uint64_t size = 0; ///< the file's size for too_large (0 when it grew while read)
-    std::string message;    ///< one line that names the file
-};
-
-enum class Links { follow, refuse };
-
-/// The one way sutra reads a file a user or a payload names: opened O_NONBLOCK (a FIFO cannot
-/// hold the open) and O_NOFOLLOW unless `links` is follow, type-checked with fstat on the
-/// descriptor (only a regular file is read), and read to at most `limit` bytes (a file that is,
-/// or grows, larger is refused). With `within`, the opened file's real path (asked of the
-/// descriptor, not the name: a link swapped after a check by name cannot lead elsewhere) must be
-/// one of those folders' or under one, else `outside`.
-std::expected<std::string, FileError>
-read_regular_file(const std::string& path,
-                  std::size_t limit,
-                  Links links = Links::follow,
-                  const std::vector<std::string>& within = {});
-
-/// `real` (an absolute path without `.`/`..` parts) is `root` or under it.
-bool path_within(std::string_view real, std::string_view root);
-
-/// The real path of an open descriptor (from /proc/self/fd), or empty when it cannot be told.
-std::string real_path_of(int fd);
 
 /// Creates `dir` and each missing parent, 0700; existing ones are left as they are. The error is
 /// "cannot create <prefix>: <reason>".

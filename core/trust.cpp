@@ -47,33 +47,29 @@ std::string canonical_dir(const std::string& dir) {
 }
 
 /// Reads a small private file without following a symlink and without blocking on a FIFO:
-/// regular, owned by us, not writable by group or others, at most `limit` bytes.
+/// regular, owned by us, not writable by group or others, at most `limit` bytes
+/// (core/read_file.hpp, every check on the descriptor).
 std::expected<std::string, std::string> read_private(const std::string& path, std::size_t limit) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ELOOP) return std::unexpected("is a symlink");
-        return std::unexpected(fmt::format("cannot open: {}", std::strerror(errno)));
-    }
-    struct stat st {};
-    std::string error;
-    std::string text;
-    if (::fstat(fd, &st) != 0)
-        error = fmt::format("cannot stat: {}", std::strerror(errno));
-    else if (!S_ISREG(st.st_mode))
-        error = "not a regular file";
-    else if (st.st_uid != ::geteuid())
-        error = fmt::format("owned by uid {}, not by you (uid {})", st.st_uid, ::geteuid());
-    else if ((st.st_mode & 022) != 0)
-        error = fmt::format("writable by group or others (mode {:o})", st.st_mode & 07777);
-    else if (static_cast<std::uint64_t>(st.st_size) > limit)
-        error = fmt::format("larger than {} bytes", limit);
-    if (error.empty() && !read_bounded(fd, limit + 1, text))
-        error = fmt::format("cannot read: {}", std::strerror(errno));
-    else if (error.empty() && text.size() > limit)
-        error = fmt::format("larger than {} bytes", limit);
-    ::close(fd);
-    if (!error.empty()) return std::unexpected(error);
-    return text;
+    ReadRules rules;
+    rules.limit = limit;
+    rules.links = Links::refuse;
+    rules.check = [](const struct stat& st) -> std::string {
+        if (st.st_uid != ::geteuid())
+            return fmt::format("owned by uid {}, not by you (uid {})", st.st_uid, ::geteuid());
+        if ((st.st_mode & 022) != 0)
+            return fmt::format("writable by group or others (mode {:o})", st.st_mode & 07777);
+        return {};
+    };
+    auto text = read_file(path, rules);
+    if (text) return std::move(*text);
+    const FileError& e = text.error();
+    if (e.problem == FileProblem::not_regular && e.err == ELOOP)
+        return std::unexpected("is a symlink");
+    if (e.problem == FileProblem::absent || e.problem == FileProblem::io)
+        return std::unexpected("cannot open: " + e.why);
+    if (e.problem == FileProblem::too_large)
+        return std::unexpected(fmt::format("larger than {} bytes", limit));
+    return std::unexpected(e.why);
 }
 
 } // namespace

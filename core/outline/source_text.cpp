@@ -13,7 +13,7 @@ namespace sutra::core::outline {
 
 std::expected<std::string, std::string> read_source_file(const std::string& path,
                                                          const std::vector<std::string>& within) {
-    // A path the user or an MCP call names: core/posix_io.hpp's rule (never blocks on a FIFO,
+    // A path the user or an MCP call names: core/read_file.hpp's rule (never blocks on a FIFO,
     // reads nothing but a regular file, bounded).
     auto text = read_regular_file(path, k_max_source_bytes, Links::follow, within);
     if (!text) {
@@ -28,6 +28,7 @@ std::expected<std::string, std::string> read_source_file(const std::string& path
             return std::unexpected(
                 fmt::format("{}: larger than the {} MiB limit", path, k_max_source_bytes >> 20));
         case FileProblem::outside:
+        case FileProblem::refused:
             return std::unexpected(e.message);
         case FileProblem::absent:
         case FileProblem::io:

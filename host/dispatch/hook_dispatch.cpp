@@ -5,6 +5,7 @@
 #include "core/compress.hpp"
 #include "core/config.hpp"
 #include "core/json_nesting.hpp"
+#include "core/read_file.hpp"
 #include "core/utf8.hpp"
 #include "host/dispatch/plugin_registry.hpp"
 
@@ -69,31 +70,23 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
     if (st.st_nlink != 1) return fail("has other hard links");
     if (static_cast<std::uint64_t>(st.st_size) != expected_size)
         return fail(fmt::format("size {} differs from the reported {}", st.st_size, expected_size));
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return fail(std::strerror(errno));
-    std::string out;
-    struct stat fst {};
-    // Re-check on the descriptor: the name may have been swapped after lstat.
-    if (::fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode) || fst.st_ino != st.st_ino ||
-        fst.st_dev != st.st_dev) {
-        ::close(fd);
-        return fail("file changed while opening");
+    // Read by core/read_file.hpp's rule, with the checks above repeated on the descriptor: the
+    // name may have been swapped after lstat.
+    core::ReadRules rules;
+    rules.limit = expected_size;
+    rules.links = core::Links::refuse;
+    rules.check = [&](const struct stat& fst) -> std::string {
+        if (fst.st_ino != st.st_ino || fst.st_dev != st.st_dev) return "file changed while opening";
+        return {};
+    };
+    auto read = core::read_file(path, rules);
+    if (!read) {
+        const core::FileError& e = read.error();
+        if (e.problem == core::FileProblem::too_large) return fail("size changed while reading");
+        return fail(e.why);
     }
-    out.resize(expected_size + 1); // one spare byte detects growth
-    std::size_t got = 0;
-    while (got < out.size()) {
-        const ssize_t n = ::read(fd, out.data() + got, out.size() - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            ::close(fd);
-            return fail(std::strerror(errno));
-        }
-        if (n == 0) break;
-        got += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    if (got != expected_size) return fail("size changed while reading");
-    out.resize(got);
+    std::string out = std::move(*read);
+    if (out.size() != expected_size) return fail("size changed while reading");
     if (!core::valid_utf8(out)) return fail("not valid UTF-8");
     return out;
 }

@@ -5,6 +5,7 @@
 #include "plugins/claude/permission_rules.hpp"
 
 #include "core/json_nesting.hpp"
+#include "core/read_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -65,36 +66,16 @@ template <std::size_t N> bool among(const std::array<const char*, N>& set, std::
 
 enum class Read { ok, absent, failed };
 
-// The whole file, bounded; a FIFO or device is never opened blocking or read.
+// The whole file, bounded (core/read_file.hpp): a FIFO or device is never opened blocking or read.
 Read read_bounded(const std::string& path, std::size_t bound, std::string& out, std::string& why) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT || errno == ENOTDIR) return Read::absent;
-        why = path + ": cannot be opened";
-        return Read::failed;
+    auto text = core::read_regular_file(path, bound);
+    if (text) {
+        out = std::move(*text);
+        return Read::ok;
     }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        static_cast<std::uint64_t>(st.st_size) > bound) {
-        ::close(fd);
-        why = path + ": not a regular file of at most " + std::to_string(bound) + " bytes";
-        return Read::failed;
-    }
-    out.clear();
-    char buf[1 << 14];
-    for (;;) {
-        const ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 || out.size() + static_cast<std::size_t>(n) > bound) {
-            ::close(fd);
-            why = path + ": read error";
-            return Read::failed;
-        }
-        if (n == 0) break;
-        out.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(fd);
-    return Read::ok;
+    if (text.error().problem == core::FileProblem::absent) return Read::absent;
+    why = path + ": not a readable regular file of at most " + std::to_string(bound) + " bytes";
+    return Read::failed;
 }
 
 // /proc files report a size of 0, so they are read without the regular-size check.

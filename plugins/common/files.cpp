@@ -2,6 +2,7 @@
 
 #include "plugins/common/files.hpp"
 
+#include "core/read_file.hpp"
 #include "plugins/common/paths.hpp"
 
 #include <algorithm>
@@ -23,32 +24,16 @@ namespace fs = std::filesystem;
 constexpr std::size_t k_max_text_bytes = 64u << 20;
 
 std::optional<std::string> read_text(const std::string& path) {
-    // The rule of core/posix_io.hpp read_regular_file, in the modules' own copy (they never link
-    // the core): a FIFO cannot hold the open, only a regular file is read, and only so much.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        if (errno == ENOENT) return std::nullopt;
-        throw std::runtime_error(path + ": " + std::strerror(errno));
-    }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        throw std::runtime_error(path + ": not a regular file");
-    }
-    std::string out;
-    char buf[1 << 14];
-    while (true) {
-        const ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 || out.size() + static_cast<std::size_t>(n) > k_max_text_bytes) {
-            ::close(fd);
-            throw std::runtime_error(path + (n < 0 ? ": read error" : ": larger than 64 MiB"));
-        }
-        if (n == 0) break;
-        out.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(fd);
-    return out;
+    // core/read_file.hpp's rule (header-only: the modules never link the core): a FIFO cannot
+    // hold the open, only a regular file is read, and only so much.
+    auto text = core::read_regular_file(path, k_max_text_bytes);
+    if (text) return std::move(*text);
+    const core::FileError& e = text.error();
+    if (e.problem == core::FileProblem::absent && e.err == ENOENT) return std::nullopt;
+    if (e.problem == core::FileProblem::too_large)
+        throw std::runtime_error(path + ": larger than 64 MiB");
+    throw std::runtime_error(
+        e.problem == core::FileProblem::not_regular ? path + ": not a regular file" : e.message);
 }
 
 namespace {
