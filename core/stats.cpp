@@ -485,21 +485,28 @@ std::string period_csv(const Aggregate& agg, const StatsQuery& query) {
 
 } // namespace
 
-std::string stats_report(const Config& config, const StatsQuery& query) {
-    const std::string path = log_path(config);
-    std::string refused;
-    const Aggregate agg = read_aggregate(config, query, refused);
-    if (query.format == StatsQuery::Format::csv) return period_csv(agg, query);
+namespace {
+
+std::string text_of(const Config& config,
+                    const StatsQuery& query,
+                    const std::string& path,
+                    const Aggregate& agg,
+                    const std::string& refused) {
     const char* period_name = query.period == StatsQuery::Period::day ? "day" : "week";
-    if (query.format == StatsQuery::Format::text) {
-        std::string out = refused.empty() ? "" : fmt::format("note: stats not read: {}\n", refused);
-        if (!query.session.empty()) out += fmt::format("session: {}\n", printable(query.session));
-        if (query.period != StatsQuery::Period::none && !agg.empty()) {
-            out += fmt::format("log: {}\n\n", path);
-            return out + table(period_name, agg.periods, agg.total);
-        }
-        return out + text_report(config, path, agg);
+    std::string out = refused.empty() ? "" : fmt::format("note: stats not read: {}\n", refused);
+    if (!query.session.empty()) out += fmt::format("session: {}\n", printable(query.session));
+    if (query.period != StatsQuery::Period::none && !agg.empty()) {
+        out += fmt::format("log: {}\n\n", path);
+        return out + table(period_name, agg.periods, agg.total);
     }
+    return out + text_report(config, path, agg);
+}
+
+nlohmann::json json_of(const StatsQuery& query,
+                       const std::string& path,
+                       const Aggregate& agg,
+                       const std::string& refused) {
+    const char* period_name = query.period == StatsQuery::Period::day ? "day" : "week";
     nlohmann::json out;
     out["log"] = path;
     if (!refused.empty()) out["refused"] = refused;
@@ -529,7 +536,27 @@ std::string stats_report(const Config& config, const StatsQuery& query) {
     out["encoding"] = "o200k_base";
     out["restores"] = nlohmann::json::object();
     for (const auto& [outcome, count] : agg.restores) out["restores"][outcome] = count;
-    return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return out;
+}
+
+} // namespace
+
+std::string stats_report(const Config& config, const StatsQuery& query) {
+    const std::string path = log_path(config);
+    std::string refused;
+    const Aggregate agg = read_aggregate(config, query, refused);
+    if (query.format == StatsQuery::Format::csv) return period_csv(agg, query);
+    if (query.format == StatsQuery::Format::text) return text_of(config, query, path, agg, refused);
+    return json_of(query, path, agg, refused)
+               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+           "\n";
+}
+
+StatsReports stats_reports(const Config& config, const StatsQuery& query) {
+    const std::string path = log_path(config);
+    std::string refused;
+    const Aggregate agg = read_aggregate(config, query, refused);
+    return {text_of(config, query, path, agg, refused), json_of(query, path, agg, refused)};
 }
 
 std::string stats_report(const Config& config, bool json) {

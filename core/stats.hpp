@@ -4,6 +4,8 @@
 
 #include "core/config.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,6 +51,14 @@ struct StatsQuery {
 
 /// The `sutra stats` report for a query (see stats_report below for the unfiltered form).
 std::string stats_report(const Config& config, const StatsQuery& query);
+
+/// The text report and the JSON one from one read of the log, for a caller that gives both
+/// (the MCP tool `sutra_stats`: a text block and structuredContent).
+struct StatsReports {
+    std::string text;
+    nlohmann::json json;
+};
+StatsReports stats_reports(const Config& config, const StatsQuery& query);
 
 /// The one line Claude Code's status line shows: this session's tokens saved and share.
 std::string statusline_text(const Config& config, std::string_view session);

@@ -36,7 +36,7 @@ constexpr const char* k_symbol_usage =
 constexpr std::size_t k_short_outline = 20;
 
 CommandResult failure(int status, std::string message) {
-    return CommandResult{status, "", std::move(message) + "\n", ""};
+    return CommandResult{status, "", std::move(message) + "\n", "", {}};
 }
 
 struct Loaded {
@@ -199,7 +199,7 @@ CommandResult run_outline(const OutlineRequest& request) {
         r.status = k_status_partial;
         r.err = partial_warning(request.path, *outline);
     }
-    if (request.json) {
+    if (request.json || request.both) {
         Json symbols = Json::array();
         for (const ol::Symbol& s : outline->symbols) {
             symbols.push_back(Json{{"kind", s.kind},
@@ -222,8 +222,11 @@ CommandResult run_outline(const OutlineRequest& request) {
                {"partial", outline->partial()},
                {"error_lines", outline->error_lines},
                {"symbols", std::move(symbols)}};
-        r.out = j.dump() + "\n";
-        return r;
+        if (!request.both) {
+            r.out = j.dump() + "\n";
+            return r;
+        }
+        r.structured = std::move(j);
     }
     const std::size_t n = outline->symbols.size();
     std::string header =
@@ -268,13 +271,13 @@ CommandResult run_symbol(const SymbolRequest& request) {
         } else {
             err += "\n  the file has no symbols\n";
         }
-        return CommandResult{1, "", warning + err, ""};
+        return CommandResult{1, "", warning + err, "", {}};
     }
     if (found.size() > 1) {
         std::string err = fmt::format("{}: '{}' is ambiguous, {} symbols match; pick one with "
                                       "--kind, a qualified name (Class.method) or --line:\n",
                                       request.path, request.name, found.size());
-        return CommandResult{1, "", warning + err + candidate_lines(*outline, found), ""};
+        return CommandResult{1, "", warning + err + candidate_lines(*outline, found), "", {}};
     }
     const std::size_t index = found.front();
     const ol::Symbol& s = outline->symbols[index];

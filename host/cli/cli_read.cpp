@@ -28,7 +28,7 @@ constexpr const char* k_read_usage =
     "  exclusive), a page of at most N bytes (default restore.max_bytes, 8192) at a time\n";
 
 CommandResult failure(int status, std::string message) {
-    return CommandResult{status, "", std::move(message) + "\n", ""};
+    return CommandResult{status, "", std::move(message) + "\n", "", {}};
 }
 
 std::optional<std::uint64_t> parse_u64(std::string_view s) {

@@ -3,6 +3,8 @@
 // CLI (host/cli/cli_outline.cpp) and the MCP tools (host/mcp/tool_files.cpp) give the same
 // answers.
 
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -21,12 +23,15 @@ struct CommandResult {
     std::string out;
     std::string err;
     std::string note; ///< `sutra read`: what the page holds and the next call, printed as is
+    /// run_outline with `both`: the JSON form beside the text one in `out`, from one parse.
+    nlohmann::ordered_json structured;
 };
 
 constexpr int k_status_partial = 3;
 
 struct OutlineRequest {
     std::string path;
+    bool both = false; ///< `out` the text form and `structured` the JSON one (the MCP tool)
     std::vector<std::string> within; ///< not empty: the file must lie under one of these
     bool json = false;
     std::string language; ///< empty: from the extension or shebang

@@ -108,12 +108,12 @@ ToolOutcome call_outline(const Json& args, const ServerOptions& options) {
     request.within = file_roots(options);
     if (auto refused = outside_roots(request.path, options)) return *refused;
     request.language = args.value("language", "");
-    const CommandResult text = run_outline(request);
-    if (text.status != 0 && text.status != k_status_partial) return tool_error(text.err);
-    request.json = true;
-    Json structured = Json::parse(run_outline(request).out, nullptr, false);
-    if (!structured.is_object()) return tool_error("the outline could not be read back");
-    return command_outcome(text, std::move(structured));
+    // One parse gives the text and the JSON forms (host/cli/outline_commands.hpp, `both`).
+    request.both = true;
+    CommandResult r = run_outline(request);
+    if (r.status != 0 && r.status != k_status_partial) return tool_error(r.err);
+    Json structured = std::move(r.structured);
+    return command_outcome(r, std::move(structured));
 }
 
 Json symbol_input_schema() {

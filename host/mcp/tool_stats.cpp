@@ -25,11 +25,10 @@ Json stats_output_schema() {
 ToolOutcome call_stats(const Json&, const ServerOptions&) {
     auto config = core::load_config();
     if (!config) return tool_error("sutra's configuration does not load: " + config.error());
-    std::string text = core::stats_report(*config, false);
-    Json report = Json::parse(core::stats_report(*config, true), nullptr, false);
-    if (!report.is_object()) return tool_error("the stats report could not be read");
-    return Json{{"content", Json::array({text_block(std::move(text))})},
-                {"structuredContent", std::move(report)}};
+    // One read of the log gives both forms (core/stats.hpp, stats_reports).
+    core::StatsReports report = core::stats_reports(*config, core::StatsQuery{});
+    return Json{{"content", Json::array({text_block(std::move(report.text))})},
+                {"structuredContent", std::move(report.json)}};
 }
 
 } // namespace sutra::host::mcp
