@@ -20,7 +20,9 @@
  *      1-64 of [A-Za-z0-9_.-], not "." or ".."; any other value fails open. "session" (added
  *      within version 1) is the host's session id, kept in the stats log only when it is 1-128
  *      of [A-Za-z0-9_.:-] (core/stats.hpp). "context" (added within version 1) is any JSON
- *      value, handed back to encode unchanged.
+ *      value, handed back to encode unchanged. "host_cut" (added within version 1):
+ *      {"over","head","tail","window"}, what the host would show the model of this output
+ *      without sutra (core/host_cut.hpp), for the stats log's savings against it.
  *      "respond" (added within version 1) means the module answers the hook itself: `output`
  *      holds the exact bytes to print and nothing is compressed (Claude Code's PreToolUse
  *      rewrite). A dispatcher that predates it treats any action but "compress" as a pass.
