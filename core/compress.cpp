@@ -233,9 +233,12 @@ void count_tokens_for_stats(std::string_view original,
     if (!out) return;
     rec.tokens_in = *in;
     rec.tokens_out = *out;
-    if (req_cut.known) {
-        if (auto host = tokenizer::count_tokens(host_shown_text(req_cut, original)))
-            rec.host_tokens = *host;
+    if (!req_cut.known) return;
+    // Where the host would show it whole, its figure is the original's count: never counted twice.
+    if (host_shown_bytes(req_cut, original.size()) == original.size()) {
+        rec.host_tokens = *in;
+    } else if (auto host = tokenizer::count_tokens(host_shown_text(req_cut, original))) {
+        rec.host_tokens = *host;
     }
 }
 

@@ -367,6 +367,19 @@ TEST_F(StatsTest, SavingsAreAlsoCountedAgainstTheHostsOwnCut) {
         EXPECT_EQ(rec["host_tokens"].get<std::size_t>(),
                   *tokenizer::count_tokens(std::string_view(text).substr(0, 2048)));
     }
+    // Within the host's cut the host shows it whole: its figure is the original's own.
+    std::mt19937 small_rng(5);
+    const std::string small = test::random_log(small_rng, 400);
+    ASSERT_LT(small.size(), 30000u);
+    req.output = small;
+    req.session = "U";
+    ASSERT_TRUE(compress(req, m_config).rewritten);
+    rec = nlohmann::json::parse(read_lines(log()).back());
+    EXPECT_EQ(rec["host_bytes"], rec["bytes_in"]);
+    if (rec.contains("tokens_in")) {
+        EXPECT_EQ(rec["host_tokens"], rec["tokens_in"]);
+    }
+    req.output = text;
     req.host_cut = {};
     req.session = "T";
     ASSERT_TRUE(compress(req, m_config).rewritten);
@@ -389,7 +402,7 @@ TEST_F(StatsTest, SavingsAreAlsoCountedAgainstTheHostsOwnCut) {
     q.session.clear();
     q.format = StatsQuery::Format::text;
     const std::string report = stats_report(m_config, q);
-    EXPECT_NE(report.find("against what the hosts would have shown without sutra (1 of 2 calls "
+    EXPECT_NE(report.find("against what the hosts would have shown without sutra (2 of 3 calls "
                           "named the host's own cut"),
               std::string::npos)
         << report;

@@ -110,6 +110,26 @@ void make_parents(const fs::path& dir) {
         if (::chown(d.c_str(), owner.st_uid, owner.st_gid) != 0) return;
 }
 
+struct Owner {
+    uid_t uid;
+    gid_t gid;
+};
+
+// The owner a file written by rename must be given, when it would otherwise end up another's:
+// an existing file keeps its own; a new one, made as root, takes its folder's (an admin
+// installing for a user must not leave root's files in their home).
+std::optional<Owner> owner_to_keep(const struct stat* existing, const fs::path& dir) {
+    if (existing != nullptr) {
+        if (existing->st_uid == ::geteuid() && existing->st_gid == ::getegid()) return std::nullopt;
+        return Owner{existing->st_uid, existing->st_gid};
+    }
+    struct stat folder {};
+    if (::geteuid() != 0 || ::stat(dir.empty() ? "." : dir.c_str(), &folder) != 0 ||
+        folder.st_uid == 0)
+        return std::nullopt;
+    return Owner{folder.st_uid, folder.st_gid};
+}
+
 } // namespace
 
 void write_atomic(const std::string& path, const std::string& data, mode_t mode) {
@@ -119,13 +139,7 @@ void write_atomic(const std::string& path, const std::string& data, mode_t mode)
     struct stat old {};
     const bool exists = ::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode);
     if (exists && old.st_nlink > 1) return write_in_place(path, data);
-    // The owner the new bytes keep: the file's own; a new file's folder's when run as root.
-    struct stat owner = old;
-    const bool keep_owner =
-        exists ? (old.st_uid != ::geteuid() || old.st_gid != ::getegid())
-        : ::geteuid() != 0
-            ? false
-            : ::stat(dir.empty() ? "." : dir.c_str(), &owner) == 0 && owner.st_uid != 0;
+    const std::optional<Owner> owner = owner_to_keep(exists ? &old : nullptr, dir);
     const std::string tmp = path + ".sutra-tmp-" + std::to_string(::getpid());
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (fd < 0) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
@@ -137,7 +151,7 @@ void write_atomic(const std::string& path, const std::string& data, mode_t mode)
         throw;
     }
     ::fchmod(fd, mode);
-    if (keep_owner && ::fchown(fd, owner.st_uid, owner.st_gid) != 0) {
+    if (owner && ::fchown(fd, owner->uid, owner->gid) != 0) {
         // Not ours to give away (a group file we may write): its bytes change where they are.
         ::close(fd);
         ::unlink(tmp.c_str());
