@@ -29,12 +29,12 @@ using std::chrono::milliseconds;
 std::atomic<pid_t> g_group{0};
 std::atomic<int> g_forwarded{0};
 
+// Recorded even before the command's group is known: a thread other than the one starting the
+// command (which blocks these signals) may take the signal then, and it must not be lost.
 extern "C" void forward_signal(int sig) {
+    g_forwarded.store(sig);
     const pid_t group = g_group.load();
-    if (group > 0) {
-        ::kill(-group, sig);
-        g_forwarded.store(sig);
-    }
+    if (group > 0) ::kill(-group, sig);
 }
 
 constexpr int k_forwarded[] = {SIGINT, SIGTERM, SIGHUP};
@@ -82,6 +82,7 @@ public:
         for (int sig : k_forwarded) sigaddset(&set, sig);
         sigaddset(&set, SIGTTOU);
         ::pthread_sigmask(SIG_BLOCK, &set, &m_old_mask);
+        g_forwarded.store(0);
         struct sigaction sa {};
         sa.sa_handler = forward_signal;
         sigemptyset(&sa.sa_mask);
@@ -91,10 +92,11 @@ public:
         struct sigaction ign {};
         ign.sa_handler = SIG_IGN;
         ::sigaction(SIGPIPE, &ign, &m_old_pipe);
-        g_forwarded.store(0);
     }
     void started(pid_t group) {
         g_group.store(group);
+        // A signal another thread took before the group was known is passed on now.
+        if (const int sig = g_forwarded.load(); sig != 0) ::kill(-group, sig);
         // Pending signals are passed on now; SIGTTOU stays blocked.
         sigset_t set = m_old_mask;
         sigaddset(&set, SIGTTOU);
