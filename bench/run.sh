@@ -6,11 +6,14 @@ build="${SUTRA_BENCH_BUILD:-$root/build-bench}"
 "$root/scripts/setup.sh"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DSUTRA_BENCH=ON >/dev/null
 cmake --build "$build" -j "$(nproc)" --target sutra sutra-host sutra_plugin_claude sutra_bench core_bench sutra_savings \
-  sutra_degenerate_bench
+  sutra_degenerate_bench sutra_calls_bench
 # The outline benchmark exists only when tree-sitter could be fetched at configure time.
 cmake --build "$build" -j "$(nproc)" --target sutra_outline_bench 2>/dev/null || true
 echo "## figures ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 "$build/bench/sutra_bench" --sutra "$build/host/sutra" --sutra-host "$build/bin/sutra-host" --sample "$root/samples/pytest-failure.log" "$@"
+echo
+echo "## one call as a whole process, beside its floor"
+"$build/bench/sutra_calls_bench" --sutra "$build/host/sutra" --sutra-host "$build/bin/sutra-host"
 echo
 echo "## exec: 1 GiB of log lines through \`sutra exec\`, against the same pipeline into cat (GNU time)"
 gen="yes 'step 12345 compiling module_7.cpp ok, cache hit ratio 0.93' | head -c 1073741824"

@@ -3,6 +3,8 @@
 
 #include "core/exec_process.hpp"
 
+#include "core/exec_watchdog.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -12,6 +14,7 @@
 #include <iterator>
 #include <poll.h>
 #include <spawn.h>
+#include <string>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -46,29 +49,6 @@ int decode_status(int status, int& signal) {
     }
     signal = 0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
-bool group_alive(pid_t group) {
-    return ::kill(-group, 0) == 0 || errno == EPERM;
-}
-
-void sleep_for(milliseconds ms) {
-    timespec ts{static_cast<time_t>(ms.count() / 1000),
-                static_cast<long>(ms.count() % 1000) * 1000000};
-    while (::nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
-/// SIGTERM to the group, then SIGKILL once the grace has passed while any of it lives.
-/// Async-signal-safe: the watchdog runs it after fork.
-void stop_group(pid_t group) {
-    ::kill(-group, SIGTERM);
-    constexpr milliseconds step{50};
-    for (auto waited = milliseconds{0}; waited < k_kill_grace; waited += step) {
-        if (!group_alive(group)) return;
-        sleep_for(step);
-    }
-    ::kill(-group, SIGKILL);
 }
 
 /// Blocks SIGINT, SIGTERM and SIGHUP while the command starts, then passes them on to its group.
@@ -167,23 +147,33 @@ std::pair<Child, int> spawn(const CommandSpec& spec, pid_t group) {
     return {{pid, fds[0]}, 0};
 }
 
-/// A forked process that stops the command's group if sutra dies before saying it is done: it
-/// holds the read end of a pipe whose write end only sutra has, so sutra's death, however it
-/// comes, is an end of file. It ignores the terminating signals, so a signal to sutra's group or
-/// a Ctrl-C does not take it along.
+/// The process that stops the command's group if sutra dies before saying it is done
+/// (core/exec_watchdog.hpp): it holds the read end of a pipe whose write end only sutra has, so
+/// sutra's death, however it comes, is an end of file. It ignores the terminating signals, so a
+/// signal to sutra's group or a Ctrl-C does not take it along.
 ///
 /// There is no moment when the command runs and the watchdog does not know its group: the
-/// watchdog is forked first and leads a new process group, the command is started inside that
+/// watchdog starts first and leads a new process group, the command is started inside that
 /// group, and only then (arm) does the watchdog step out of it, into a process (and group) of its
 /// own. Told the group after the start instead, it would miss a SIGKILL that comes between the
-/// two, and forking a large process takes long enough for that to happen.
+/// two.
+///
+/// It is the sutra-watchdog program, spawned without copying sutra's memory; where that program
+/// is missing, a fork of sutra (whose copy-on-write faults cost the run ~6 ms).
 class Watchdog {
 public:
     Watchdog() {
         int fds[2];
         if (::pipe2(fds, O_CLOEXEC) != 0) return;
-        const pid_t pid = ::fork();
-        if (pid == 0) lead(fds[0]);
+        pid_t pid = start_program(fds[0]);
+        if (pid < 0) {
+            pid = ::fork();
+            if (pid == 0) {
+                ::setpgid(0, 0);
+                ::dup2(fds[0], watchdog::k_control_fd);
+                watchdog::lead(::getpid(), k_kill_grace);
+            }
+        }
         ::close(fds[0]);
         if (pid < 0) {
             ::close(fds[1]);
@@ -197,74 +187,75 @@ public:
     }
     /// The group the command starts in; 0 (a new group of its own) without a watchdog.
     pid_t group() const { return m_group; }
-    /// The command has started in group(): the watchdog steps out of it, and from now on stops
-    /// it if sutra dies. Returns once the group holds only the command's processes.
+    /// The command has started in group(): the watchdog steps out of it (a second process of
+    /// its own takes over, and the first exits), and from now on stops it if sutra dies. Not
+    /// waited for: the run goes on while it does so.
     void arm() {
-        if (m_pid <= 0) return;
-        write_byte(k_armed);
-        while (::waitpid(m_pid, nullptr, 0) < 0 && errno == EINTR) {
-        }
+        if (m_pid > 0) write_byte(watchdog::k_armed);
+    }
+    /// Returns once the group holds only the command's processes: the watchdog's first process
+    /// has stepped out and is reaped (a zombie still counts as the group's).
+    void settle() {
+        if (m_pid > 0)
+            while (::waitpid(m_pid, nullptr, 0) < 0 && errno == EINTR) {
+            }
         m_pid = -1;
     }
     /// sutra finished the run itself: the watchdog leaves the group alone and exits.
     ~Watchdog() {
         if (m_fd < 0) return;
-        write_byte(k_done);
+        write_byte(watchdog::k_done);
         ::close(m_fd);
-        if (m_pid > 0)
-            while (::waitpid(m_pid, nullptr, 0) < 0 && errno == EINTR) {
-            }
+        settle();
     }
     Watchdog(const Watchdog&) = delete;
     Watchdog& operator=(const Watchdog&) = delete;
 
 private:
-    static constexpr char k_armed = 'a', k_done = 'd';
-
     void write_byte(char byte) {
         while (::write(m_fd, &byte, 1) < 0 && errno == EINTR) {
         }
     }
-    /// One byte from sutra; 0 at end of file (sutra is gone).
-    static char read_byte() {
-        char byte = 0;
-        ssize_t n;
-        do n = ::read(3, &byte, 1);
-        while (n < 0 && errno == EINTR);
-        return n == 1 ? byte : 0;
+    /// sutra-watchdog leading a new group, the pipe on its control descriptor; -1 if it could
+    /// not be started. Its terminating signals stay blocked until it ignores them.
+    static pid_t start_program(int control) {
+        const std::string& program = watchdog_program();
+        if (program.empty()) return -1;
+        posix_spawn_file_actions_t actions;
+        posix_spawnattr_t attr;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawnattr_init(&attr);
+        for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO})
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_RDWR, 0);
+        posix_spawn_file_actions_adddup2(&actions, control, watchdog::k_control_fd);
+        sigset_t all;
+        sigfillset(&all);
+        posix_spawnattr_setsigmask(&attr, &all);
+        posix_spawnattr_setpgroup(&attr, 0);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
+        const std::string grace = std::to_string(k_kill_grace.count());
+        char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>(grace.c_str()),
+                        nullptr};
+        char* env[] = {nullptr};
+        pid_t pid = -1;
+        const int rc = ::posix_spawn(&pid, program.c_str(), &actions, &attr, argv, env);
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attr);
+        return rc == 0 ? pid : -1;
     }
-    /// The forked watchdog, leading the command's group until it is armed. Only async-signal-safe
-    /// calls from here: the parent may have other threads.
-    [[noreturn]] static void lead(int fd) {
-        const pid_t group = ::getpid();
-        ::setpgid(0, 0);
-        struct sigaction ign {};
-        ign.sa_handler = SIG_IGN;
-        for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTTIN, SIGTTOU, SIGTSTP})
-            ::sigaction(sig, &ign, nullptr);
-        // Hold nothing of sutra's: not its stdout (a host waits for that to close), not the
-        // command's pipe.
-        ::dup2(fd, 3);
-        ::syscall(SYS_close_range, 4u, ~0u, 0u);
-        ::close(0), ::close(1), ::close(2);
-        const char first = read_byte();
-        if (first == k_done) ::_exit(0); // the command did not start
-        if (first == k_armed) {
-            const pid_t out = ::fork();
-            if (out == 0) {
-                ::setpgid(0, 0);
-                if (read_byte() != k_done) stop_group(group);
-                ::_exit(0);
-            }
-            // Out of the group before sutra, which waits for this exit, goes on. Without a
-            // second process the run goes on unwatched, as when the first fork fails.
-            if (out > 0) ::setpgid(out, out);
-            ::_exit(0);
-        }
-        // sutra died with the command started, or while starting it. This process is in the
-        // group too, so the grace is waited out in full before SIGKILL ends the lot.
-        stop_group(group);
-        ::_exit(0);
+    /// <the executable's folder>/../lib/sutra/sutra-watchdog, as installed and in the build
+    /// tree; empty when it is not there.
+    static const std::string& watchdog_program() {
+        static const std::string path = [] {
+            char exe[4096];
+            const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+            if (n <= 0) return std::string();
+            std::string dir(exe, static_cast<std::size_t>(n));
+            dir.resize(dir.rfind('/') + 1);
+            std::string program = dir + "../lib/sutra/sutra-watchdog";
+            return ::access(program.c_str(), X_OK) == 0 ? program : std::string();
+        }();
+        return path;
     }
 
     pid_t m_pid = -1;
@@ -415,11 +406,13 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
     if (out >= 0) ::close(out);
     if (pidfd >= 0) ::close(pidfd);
     while (!reaped) reap(0);
+    watchdog.settle();
     end.received_signal = g_forwarded.load();
     // A signal was passed on: nothing of the group outlives the grace.
     if (kill_at != never && !killed) {
-        while (Clock::now() < kill_at && group_alive(group)) sleep_for(milliseconds(20));
-        if (group_alive(group)) ::kill(-group, SIGKILL);
+        while (Clock::now() < kill_at && watchdog::group_alive(group))
+            watchdog::sleep_for(milliseconds(20));
+        if (watchdog::group_alive(group)) ::kill(-group, SIGKILL);
     }
     return end;
 }

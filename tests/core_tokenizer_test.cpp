@@ -184,6 +184,28 @@ TEST(TokenizerEdge, EmptyIsZero) {
     EXPECT_TRUE(ids("", Encoding::o200k).empty());
 }
 
+// count() remembers the short pieces it has counted (core/tokenizer/bpe.hpp, Memo): over texts
+// that say a few hundred pieces again and again, many of them sharing memo slots, and pieces
+// just under, at and over the memo's 24 bytes, every count is the number of ids encode() gives,
+// which never uses the memo.
+TEST(TokenizerMemo, CountsOfRepeatedPiecesAreExact) {
+    SKIP_WITHOUT_DATA();
+    std::mt19937 rng(11);
+    std::vector<std::string> words;
+    for (int i = 0; i < 600; ++i) {
+        std::string w(1 + rng() % 30, 'a');
+        for (char& c : w) c = "abcdefghij0123456789_:/.-"[rng() % 25];
+        words.push_back((rng() % 2 ? " " : "") + w);
+    }
+    for (int round = 0; round < 40; ++round) {
+        std::string text;
+        for (int i = 0; i < 3000; ++i)
+            text += words[rng() % (20 + round * 15)] + (i % 9 ? "" : "\n");
+        for (const Encoding e : {Encoding::o200k, Encoding::cl100k})
+            ASSERT_EQ(count(text, e), ids(text, e).size()) << "round " << round;
+    }
+}
+
 TEST(TokenizerEdge, NulBytesAreCharacters) {
     SKIP_WITHOUT_DATA();
     const std::string text("a\0b", 3);

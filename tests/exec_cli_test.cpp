@@ -58,7 +58,8 @@ struct Outcome {
 class ExecFixture : public ::testing::Test {
 protected:
     TempDir dir;
-    bool stats = false; ///< log stats (SUTRA_STATS=1) for the runs that follow
+    bool stats = false;                ///< log stats (SUTRA_STATS=1) for the runs that follow
+    std::string binary = SUTRA_BINARY; ///< the sutra that start() runs
     std::string store_dir() const { return dir.path + "/store"; }
 
     std::vector<std::string> environment() const {
@@ -77,7 +78,7 @@ protected:
     /// to files in the temp dir.
     pid_t start(const std::vector<std::string>& args, std::vector<std::string> prefix = {}) {
         std::vector<std::string> argv = std::move(prefix);
-        argv.push_back(SUTRA_BINARY);
+        argv.push_back(binary);
         argv.insert(argv.end(), args.begin(), args.end());
         std::vector<char*> cargv;
         for (auto& a : argv) cargv.push_back(a.data());
@@ -519,6 +520,45 @@ TEST_F(ExecFixture, ACommandThatIgnoresTheSignalIsKilledAfterTheGrace) {
 
 // The tree does not outlive a SIGKILLed sutra: its watchdog stops the group.
 TEST_F(ExecFixture, TheCommandDoesNotOutliveAKilledSutra) {
+    const std::string pidfile = dir.path + "/sleep";
+    const pid_t pid = start({"exec", "--sh", "sleep 300 & echo $! > '" + pidfile + "'; wait"});
+    const pid_t sleeper = pid_in(pidfile);
+    ASSERT_GT(sleeper, 0);
+    ::kill(pid, SIGKILL);
+    Outcome o;
+    finish_within(pid, 5s, o);
+    EXPECT_TRUE(stops_within(sleeper, 5s)) << "the command outlived a killed sutra";
+}
+
+// The watchdog is its own small program (core/exec_watchdog.hpp), found beside the modules:
+// while the command runs, a process of that program watches it.
+TEST_F(ExecFixture, TheWatchdogIsItsOwnSmallProgram) {
+    const std::string program =
+        std::filesystem::canonical(std::filesystem::path(SUTRA_BINARY).parent_path() /
+                                   "../lib/sutra/sutra-watchdog")
+            .string();
+    const std::string pidfile = dir.path + "/sleep";
+    const pid_t pid = start({"exec", "--sh", "sleep 300 & echo $! > '" + pidfile + "'; wait"});
+    ASSERT_GT(pid_in(pidfile), 0);
+    bool seen = false;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::error_code ec;
+        if (std::filesystem::read_symlink(entry.path() / "exe", ec).string() == program)
+            seen = true;
+    }
+    ::kill(pid, SIGTERM);
+    Outcome o;
+    finish_within(pid, 10s, o);
+    EXPECT_TRUE(seen) << "no process of " << program << " while the command ran";
+}
+
+// Where that program is missing (a sutra copied alone), a fork of sutra is the watchdog, and a
+// SIGKILLed sutra still leaves nothing of the command running.
+TEST_F(ExecFixture, WithoutTheWatchdogProgramAForkOfSutraWatches) {
+    const std::string alone = dir.path + "/alone/bin";
+    std::filesystem::create_directories(alone);
+    std::filesystem::copy_file(SUTRA_BINARY, alone + "/sutra");
+    binary = alone + "/sutra";
     const std::string pidfile = dir.path + "/sleep";
     const pid_t pid = start({"exec", "--sh", "sleep 300 & echo $! > '" + pidfile + "'; wait"});
     const pid_t sleeper = pid_in(pidfile);

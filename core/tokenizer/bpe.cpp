@@ -34,6 +34,7 @@
 #include "core/tokenizer/bpe.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 namespace sutra::core::tokenizer {
@@ -55,8 +56,26 @@ BytePairEncoder::rank_of(std::string_view piece, std::size_t begin, std::size_t 
 
 std::size_t BytePairEncoder::count(std::string_view piece) {
     if (piece.size() <= 1) return piece.size();
-    if (m_table.find(piece) != k_none) return 1;
-    return merge(piece);
+    if (piece.size() > Memo::k_bytes) return m_table.find(piece) != k_none ? 1 : merge(piece);
+    // Logs say the same short pieces over and over (" PASSED", "::", "test", " ok"): a piece
+    // counted before is one probe into a small table that stays in cache, not a walk over the
+    // 11 MB rank table. The count is a function of the bytes alone, so the memo is exact.
+    if (m_memo.empty()) m_memo.resize(Memo::k_slots);
+    Memo& slot = m_memo[memo_hash(piece) & (Memo::k_slots - 1)];
+    if (slot.length == piece.size() && std::memcmp(slot.bytes, piece.data(), piece.size()) == 0)
+        return slot.count;
+    const std::size_t n = m_table.find(piece) != k_none ? 1 : merge(piece);
+    slot.length = static_cast<std::uint32_t>(piece.size());
+    slot.count = static_cast<std::uint32_t>(n);
+    std::memcpy(slot.bytes, piece.data(), piece.size());
+    return n;
+}
+
+std::size_t BytePairEncoder::memo_hash(std::string_view piece) {
+    // FNV-1a: pieces are at most Memo::k_bytes long, and a collision only costs a recount.
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const char c : piece) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
 void BytePairEncoder::encode(std::string_view piece, std::vector<std::uint32_t>& out) {

@@ -45,6 +45,16 @@ private:
 
     const RankTable& m_table;
 
+    // count()'s memo of short pieces already counted: direct-mapped, 64 KiB, made on first use.
+    struct Memo {
+        static constexpr std::size_t k_bytes = 24, k_slots = 2048;
+        std::uint32_t length = 0; // 0: empty (a piece of 0 or 1 bytes never reaches it)
+        std::uint32_t count = 0;
+        char bytes[k_bytes];
+    };
+    static std::size_t memo_hash(std::string_view piece);
+    std::vector<Memo> m_memo;
+
     struct Part {
         std::uint32_t start;
         std::uint32_t rank; // of this part merged with the next one

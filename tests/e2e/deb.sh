@@ -31,18 +31,26 @@ dpkg-deb -c "$deb" | awk '{print $6}' > "$T/contents"
 for f in usr/bin/sutra usr/bin/sutra-host usr/share/sutra/adapters.toml \
          usr/lib/sutra/plugins/libsutra_claude.so usr/lib/sutra/plugins/libsutra_codex.so \
          usr/lib/sutra/plugins/libsutra_opencode.so usr/lib/sutra/plugins/libsutra_hermes.so \
-         usr/include/sutra/plugin_abi.h usr/include/sutra/plugin_sdk.hpp; do
+         usr/include/sutra/plugin_abi.h usr/include/sutra/plugin_sdk.hpp \
+         usr/lib/sutra/sutra-watchdog; do
     check "package holds /$f" "grep -qx './$f' '$T/contents'"
 done
 if [ -f "$SUTRA_BUILD/share/sutra/o200k_base.sutratok" ]; then
     check "package holds the token tables" "grep -qx './usr/share/sutra/o200k_base.sutratok' '$T/contents'"
 fi
+# Every shared library the binaries load is a dependency (dpkg-shlibdeps); with the static
+# runtime (cmake/Libraries.cmake) that is libc alone.
 check "package depends on the shared libraries it links" \
-    "dpkg-deb --field '$deb' Depends | grep -q libsodium"
+    "dpkg-deb --field '$deb' Depends | grep -q libc6"
 
 dpkg-deb -x "$deb" "$T/root"
 bin=$T/root/usr/bin
 check "sutra --version" '"$bin/sutra" --version | grep -q "^sutra "'
+check "every shared library the binaries load is on the system" \
+    "! ldd '$bin/sutra' '$bin/sutra-host' '$T'/root/usr/lib/sutra/plugins/*.so | grep -q 'not found'"
+# While the command runs, the watchdog (core/exec_watchdog.hpp) is the package's own program.
+check "sutra exec runs its watchdog from the package" \
+    "'$bin/sutra' exec --sh 'sleep 0.3; for p in /proc/[0-9]*; do readlink \$p/exe; done' | grep -qx '$T/root/usr/lib/sutra/sutra-watchdog'"
 if [ -f "$SUTRA_BUILD/share/sutra/o200k_base.sutratok" ]; then
     check "the package's sutra counts tokens with its own tables" \
         '[ "$(printf "hello world" | "$bin/sutra" tokens)" = 2 ]'
