@@ -74,6 +74,19 @@ protected:
         return env;
     }
 
+    /// A command in the background of `sutra exec`, then SIGKILL to sutra: the watchdog stops
+    /// the command's group.
+    void expect_a_killed_sutra_leaves_nothing_running() {
+        const std::string pidfile = dir.path + "/sleep";
+        const pid_t pid = start({"exec", "--sh", "sleep 300 & echo $! > '" + pidfile + "'; wait"});
+        const pid_t sleeper = pid_in(pidfile);
+        ASSERT_GT(sleeper, 0);
+        ::kill(pid, SIGKILL);
+        Outcome o;
+        finish_within(pid, 5s, o);
+        EXPECT_TRUE(stops_within(sleeper, 5s)) << "the command outlived a killed sutra";
+    }
+
     /// Starts sutra with `args` (after `prefix`, a program that runs it); stdout and stderr go
     /// to files in the temp dir.
     pid_t start(const std::vector<std::string>& args, std::vector<std::string> prefix = {}) {
@@ -520,14 +533,7 @@ TEST_F(ExecFixture, ACommandThatIgnoresTheSignalIsKilledAfterTheGrace) {
 
 // The tree does not outlive a SIGKILLed sutra: its watchdog stops the group.
 TEST_F(ExecFixture, TheCommandDoesNotOutliveAKilledSutra) {
-    const std::string pidfile = dir.path + "/sleep";
-    const pid_t pid = start({"exec", "--sh", "sleep 300 & echo $! > '" + pidfile + "'; wait"});
-    const pid_t sleeper = pid_in(pidfile);
-    ASSERT_GT(sleeper, 0);
-    ::kill(pid, SIGKILL);
-    Outcome o;
-    finish_within(pid, 5s, o);
-    EXPECT_TRUE(stops_within(sleeper, 5s)) << "the command outlived a killed sutra";
+    expect_a_killed_sutra_leaves_nothing_running();
 }
 
 // The watchdog is its own small program (core/exec_watchdog.hpp), found beside the modules:
@@ -559,14 +565,7 @@ TEST_F(ExecFixture, WithoutTheWatchdogProgramAForkOfSutraWatches) {
     std::filesystem::create_directories(alone);
     std::filesystem::copy_file(SUTRA_BINARY, alone + "/sutra");
     binary = alone + "/sutra";
-    const std::string pidfile = dir.path + "/sleep";
-    const pid_t pid = start({"exec", "--sh", "sleep 300 & echo $! > '" + pidfile + "'; wait"});
-    const pid_t sleeper = pid_in(pidfile);
-    ASSERT_GT(sleeper, 0);
-    ::kill(pid, SIGKILL);
-    Outcome o;
-    finish_within(pid, 5s, o);
-    EXPECT_TRUE(stops_within(sleeper, 5s)) << "the command outlived a killed sutra";
+    expect_a_killed_sutra_leaves_nothing_running();
 }
 
 // The same when sutra is killed the moment the command has started: the watchdog is there before
