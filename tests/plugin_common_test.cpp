@@ -400,6 +400,29 @@ TEST(JsonText, SetAndRemoveChangeOnlyThatMember) {
 
 // The same over random documents in every layout: compact, indented by spaces or tabs, with
 // comments after commas and trailing commas (JSONC). Every comment survives both edits.
+// What json_top_members refuses, so that its callers read the file whole instead (and say
+// why it cannot be read, or keep what nlohmann does with a key named twice).
+TEST(JsonText, TopMembersOnlyOfAValidObjectWithDistinctKeys) {
+    const std::string blank, spaces = " \n\t", bom = "\xEF\xBB\xBF{\"a\": 1}";
+    EXPECT_EQ(common::json_top_members(blank, false)->size(), 0u);
+    EXPECT_EQ(common::json_top_members(spaces, true)->size(), 0u);
+    EXPECT_EQ(common::json_top_members(bom, false)->size(), 1u);
+    for (const std::string bad : {"{\"a\": 1, \"a\": 2}", "[1, 2]", "{\"a\": 1", "{\"a\": 1} x",
+                                  "{\"a\": [1,]}", "// only a comment", "{\"a\": tru}"})
+        EXPECT_FALSE(common::json_top_members(bad, false).has_value()) << bad;
+    const std::string commented = "{\"a\": 1 /* c */}";
+    EXPECT_FALSE(common::json_top_members(commented, false).has_value());
+    const std::string text = "{\"a\": [1,], /* c */ \"b\": {\"c\": 2,},}";
+    const auto jsonc = common::json_top_members(text, true);
+    ASSERT_TRUE(jsonc.has_value());
+    ASSERT_EQ(jsonc->size(), 2u);
+    EXPECT_EQ((*jsonc)[0].value, "[1,]");
+    EXPECT_EQ((*jsonc)[1].value, "{\"c\": 2,}");
+    // Deeper than a user's config may nest.
+    const std::string deep = "{\"a\": " + std::string(5000, '[') + std::string(5000, ']') + "}";
+    EXPECT_FALSE(common::json_top_members(deep, false).has_value());
+}
+
 TEST(JsonText, RandomDocumentsInEveryLayout) {
     std::mt19937 rng(7);
     const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
@@ -457,6 +480,16 @@ TEST(JsonText, RandomDocumentsInEveryLayout) {
         const auto parsed = common::parse_json_text(text, jsonc);
         ASSERT_TRUE(parsed.has_value());
         ASSERT_EQ(*parsed, doc);
+        // The top level read without building it: every member, in order, its bytes the value.
+        const auto top = common::json_top_members(text, jsonc);
+        ASSERT_TRUE(top.has_value());
+        ASSERT_EQ(top->size(), doc.size());
+        std::size_t at = 0;
+        for (const auto& [key, member_value] : doc.items()) {
+            EXPECT_EQ((*top)[at].key, key);
+            EXPECT_EQ(common::parse_json_text(std::string((*top)[at].value), jsonc), member_value);
+            ++at;
+        }
         const common::ojson entry = {{"command", "/x/sutra"}, {"args", {"mcp", "--restore-tool"}}};
         const std::string with = common::json_text_set(text, "mcpServers", "sutra", entry);
         common::ojson expected = doc;

@@ -531,11 +531,11 @@ struct Adapter {
                                                 mcp_entry(o.sutra_program, o.mcp_tools),
                                                 is_our_entry);
                 if (mcp) {
-                    mcp->create_mode = 0600; // the host keeps account data in this file
-                    plans.push_back(*mcp);
+                    mcp->create_mode = 0600;          // the host keeps account data in this file
+                    plans.push_back(std::move(*mcp)); // stays engaged: only tested after
                 }
             }
-            auto r = common::apply_install_plans(plans, o.dry_run);
+            auto r = common::apply_install_plans(std::move(plans), o.dry_run);
             if (!hooks) r["messages"].push_back(settings_path() + ": already installed");
             r["messages"].push_back(settings_path() + ": the Bash route is " + route_says(route));
             if (o.statusline) {
@@ -637,7 +637,7 @@ struct Adapter {
             if (!d.value("ok", true)) return d;
             // detect names a settings.json that does not parse; .claude.json is named here.
             if (const std::string mcp_path = mcp_config_path(); !mcp_path.empty())
-                common::parse_config(common::read_text(common::real_target(mcp_path)),
+                common::check_config(common::read_text(common::real_target(mcp_path)),
                                      common::real_target(mcp_path), false);
             std::string out;
             for (int i = 1; i <= 400; ++i)

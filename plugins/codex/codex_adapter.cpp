@@ -254,7 +254,7 @@ struct Adapter {
             plan_output_cap(
                 plans, config_path(), hooks.has_value(), o.raise_output_cap,
                 [&] { return check_hook_trust(codex_home(), command); }, cap_notes);
-            auto r = common::apply_install_plans(plans, o.dry_run);
+            auto r = common::apply_install_plans(std::move(plans), o.dry_run);
             if (!hooks) r["messages"].push_back(hooks_path() + ": already installed");
             if (hooks) {
                 r["messages"].push_back("Codex runs a new hook only after you trust it: open codex "

@@ -270,15 +270,15 @@ std::vector<std::string> recorded_leftovers(const std::string& path) {
     return out;
 }
 
-std::vector<FilePlan> with_backup_records(const std::vector<FilePlan>& plans) {
-    std::vector<FilePlan> out = plans;
-    for (const FilePlan& plan : plans)
-        if (auto change = record_change(plan)) out.push_back(std::move(*change));
-    return out;
+std::vector<FilePlan> with_backup_records(std::vector<FilePlan> plans) {
+    // Taken by value: a plan holds a file's bytes before and after (an 8 MB `.claude.json`).
+    for (std::size_t i = 0, n = plans.size(); i < n; ++i)
+        if (auto change = record_change(plans[i])) plans.push_back(std::move(*change));
+    return plans;
 }
 
-ojson apply_install_plans(const std::vector<FilePlan>& plans, bool dry_run) {
-    return apply_plans(with_backup_records(plans), dry_run);
+ojson apply_install_plans(std::vector<FilePlan> plans, bool dry_run) {
+    return apply_plans(with_backup_records(std::move(plans)), dry_run);
 }
 
 namespace {

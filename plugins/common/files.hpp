@@ -85,7 +85,7 @@ std::vector<std::string> recorded_leftovers(const std::string& path);
 /// `plans` and, after them, the change to each file's record: naming only the backup a plan
 /// writes, or gone when a plan creates the file. Written after the files in the same all or
 /// nothing step, so a record never names a backup that a failed install rolled back.
-std::vector<FilePlan> with_backup_records(const std::vector<FilePlan>& plans);
+std::vector<FilePlan> with_backup_records(std::vector<FilePlan> plans);
 
 /// Writes the plans (unless dry_run) and reports them in the shape install/uninstall return:
 /// {"ok","changed","files":[…],"messages":[]}. All or nothing: every file is checked first
@@ -94,6 +94,6 @@ std::vector<FilePlan> with_backup_records(const std::vector<FilePlan>& plans);
 ojson apply_plans(const std::vector<FilePlan>& plans, bool dry_run);
 
 /// apply_plans for an install: the plans with their backup records (with_backup_records).
-ojson apply_install_plans(const std::vector<FilePlan>& plans, bool dry_run);
+ojson apply_install_plans(std::vector<FilePlan> plans, bool dry_run);
 
 } // namespace sutra::plugins::common

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <unordered_set>
 #include <vector>
 
 namespace sutra::plugins::common {
@@ -267,6 +268,35 @@ std::optional<ojson> parse_json_text(const std::string& text, bool jsonc) {
                                                              sutra::core::k_max_config_nesting);
         if (doc.is_discarded()) return std::nullopt;
         return doc;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::optional<std::vector<TopMember>> json_top_members(const std::string& text, bool jsonc) {
+    try {
+        const Scanner s(text);
+        const std::size_t start = s.skip(bom_length(text));
+        if (start >= text.size()) {
+            // Blank is {} to parse_config; a text of comments only is left to it to refuse.
+            if (text.find_first_not_of(" \t\r\n", bom_length(text)) == std::string::npos)
+                return std::vector<TopMember>{};
+            return std::nullopt;
+        }
+        if (text[start] != '{' ||
+            !sutra::core::json_nesting_within(text, sutra::core::k_max_config_nesting) ||
+            !(jsonc ? ojson::accept(plain_json(text, true)) : ojson::accept(text)))
+            return std::nullopt;
+        const Object top = s.object(start);
+        std::vector<TopMember> members;
+        members.reserve(top.members.size());
+        std::unordered_set<std::string_view> keys;
+        for (const Member& m : top.members) {
+            if (!keys.insert(m.key).second) return std::nullopt;
+            members.push_back(
+                {m.key, std::string_view(text).substr(m.value_begin, m.value_end - m.value_begin)});
+        }
+        return members;
     } catch (const std::exception&) {
         return std::nullopt;
     }

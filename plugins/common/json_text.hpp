@@ -8,6 +8,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace sutra::plugins::common {
 
@@ -19,6 +21,21 @@ std::optional<nlohmann::ordered_json> parse_json_text(const std::string& text, b
 /// Why parse_json_text refuses `text`, as a sentence's predicate: "is not valid JSON (parse error
 /// at line 2, column 8: …)" or "nests deeper than 2048 levels"; empty when it parses.
 std::string json_text_problem(const std::string& text, bool jsonc);
+
+/// One top-level member of a JSON object text: its key, and its value's bytes in that text.
+struct TopMember {
+    std::string key;
+    std::string_view value;
+};
+
+/// The top-level members of `text` (JSON, or JSONC when `jsonc`), in order, the whole text
+/// checked valid in that grammar but never built as a tree: a large config (an 8 MB
+/// `.claude.json`, one object of thousands of projects, which nlohmann's ordered objects build in
+/// quadratic time) costs a scan. Blank text has no members. Nullopt when the text is not valid,
+/// its top level is not an object, or a key appears twice there (readers differ on which wins).
+std::optional<std::vector<TopMember>> json_top_members(const std::string& text, bool jsonc);
+/// The views point into `text`: a temporary would leave them dangling.
+std::optional<std::vector<TopMember>> json_top_members(std::string&& text, bool jsonc) = delete;
 
 /// The length of a leading UTF-8 byte-order mark (3), else 0. Edits keep it where it is.
 std::size_t bom_length(const std::string& text);

@@ -110,19 +110,81 @@ ojson parse_config(const std::optional<std::string>& text, const std::string& pa
     return *doc;
 }
 
+void check_config(const std::optional<std::string>& text, const std::string& path, bool jsonc) {
+    if (text && json_top_members(*text, jsonc)) return;
+    parse_config(text, path, jsonc);
+}
+
 namespace {
+
+// A config read for one section: install and uninstall change only doc[section][sutra], so
+// where the text allows (json_top_members) only doc[section] is built, and the rest is known by
+// its top-level members' bytes. An 8 MB `.claude.json` took 1.2 s to install as a whole
+// document, most of it nlohmann's ordered objects looking up each of thousands of keys in turn.
+struct ConfigRead {
+    ojson doc; // the whole document; or, with `top`, only {section: value}
+    std::optional<std::vector<TopMember>> top; // views into the text read
+};
+
+// `text` by pointer (null: no file): the views in `top` point into it, so no temporary copy of
+// it may be read.
+ConfigRead read_config(const std::string* text,
+                       const std::string& path,
+                       const std::string& section,
+                       bool jsonc) {
+    const auto whole = [&] {
+        return parse_config(text ? std::optional<std::string>(*text) : std::nullopt, path, jsonc);
+    };
+    if (auto top = text ? json_top_members(*text, jsonc) : std::nullopt) {
+        std::vector<TopMember> members = std::move(*top);
+        ojson doc = ojson::object();
+        for (const TopMember& m : members) {
+            if (m.key != section) continue;
+            // Fails only where the whole text does too: then the whole read says why.
+            auto value = parse_json_text(std::string(m.value), jsonc);
+            if (!value) return {whole(), std::nullopt};
+            doc[section] = std::move(*value);
+        }
+        return {std::move(doc), std::move(members)};
+    }
+    return {whole(), std::nullopt};
+}
+
+// Whether `after` reads as `expected`: doc[section] as expected, and (for a section read) every
+// other top-level member with the same key and the same bytes, in the same order. Byte-equal
+// values are equal values, so this is what re-reading the whole file would show.
+bool reads_as(const ConfigRead& before,
+              const std::string& after,
+              const std::string& section,
+              const ojson& expected,
+              bool jsonc) {
+    if (!before.top) {
+        const auto reread = parse_json_text(after, jsonc);
+        return reread && *reread == expected;
+    }
+    const ConfigRead now = read_config(&after, "", section, jsonc);
+    if (!now.top || now.doc != expected) return false;
+    const auto others = [&](const std::vector<TopMember>& members) {
+        std::vector<std::pair<std::string_view, std::string_view>> rest;
+        for (const TopMember& m : members)
+            if (m.key != section) rest.emplace_back(m.key, m.value);
+        return rest;
+    };
+    return others(*before.top) == others(*now.top);
+}
 
 // with_json_entry from the document already parsed, which it consumes: it becomes the re-read's
 // expectation, so a large config (an 8 MB `.claude.json`) is parsed twice, not three times, and
 // never copied. `verify` false skips the re-read, for a caller that compares the text it gets
 // with bytes it already knows to be the host's (plan_reverse).
-std::string with_json_entry_in(ojson doc,
+std::string with_json_entry_in(ConfigRead read,
                                const std::optional<std::string>& original,
                                const std::string& path,
                                const std::string& section,
                                const ojson& entry,
                                bool jsonc,
                                bool verify) {
+    ojson& doc = read.doc;
     if (doc.contains(section) && !doc[section].is_object())
         throw std::runtime_error(path + ": \"" + section +
                                  "\" is not an object; fix it by hand (nothing was changed)");
@@ -138,10 +200,9 @@ std::string with_json_entry_in(ojson doc,
     }
     if (!verify) return after;
     // Re-read as the host would: exactly our entry changed, every other value as it was.
-    ojson expected = std::move(doc);
+    ojson expected = std::move(doc); // reads_as needs only read.top
     expected[section][k_mcp_name] = merged;
-    const auto reread = parse_json_text(after, jsonc);
-    if (!reread || *reread != expected)
+    if (!reads_as(read, after, section, expected, jsonc))
         throw std::runtime_error(path + ": sutra could not add its entry without changing "
                                         "something else; add it by hand (nothing was changed)");
     return after;
@@ -154,8 +215,8 @@ std::string with_json_entry(const std::optional<std::string>& original,
                             const std::string& section,
                             const ojson& entry,
                             bool jsonc) {
-    return with_json_entry_in(parse_config(original, path, jsonc), original, path, section, entry,
-                              jsonc, true);
+    return with_json_entry_in(read_config(original ? &*original : nullptr, path, section, jsonc),
+                              original, path, section, entry, jsonc, true);
 }
 
 std::optional<FilePlan> plan_json_install(const std::string& config_path,
@@ -165,14 +226,14 @@ std::optional<FilePlan> plan_json_install(const std::string& config_path,
                                           bool jsonc) {
     const std::string path = real_target(config_path);
     const auto before = read_text(path);
-    ojson doc = parse_config(before, path, jsonc);
-    const auto old = json_entry(doc, section);
+    ConfigRead read = read_config(before ? &*before : nullptr, path, section, jsonc);
+    const auto old = json_entry(read.doc, section);
     if (old && !is_ours(*old))
         throw std::runtime_error(path + " already has an MCP server named \"sutra\" that sutra "
                                         "did not write; rename or remove it first (nothing was "
                                         "changed)");
     const std::string after =
-        with_json_entry_in(std::move(doc), before, path, section, entry, jsonc, true);
+        with_json_entry_in(std::move(read), before, path, section, entry, jsonc, true);
     if (before && after == *before) return std::nullopt;
     FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
     plan.backup_before = !old; // an upgrade: the backup of the user's own file is kept as is
@@ -186,8 +247,8 @@ std::optional<FilePlan> plan_json_uninstall(const std::string& config_path,
     const std::string path = real_target(config_path);
     const auto before = read_text(path);
     if (!before) return std::nullopt;
-    ojson doc = parse_config(before, path, jsonc);
-    const auto installed = json_entry(doc, section);
+    ConfigRead read = read_config(before ? &*before : nullptr, path, section, jsonc);
+    const auto installed = json_entry(read.doc, section);
     if (!installed || !is_ours(*installed)) return std::nullopt;
     std::string stripped;
     try {
@@ -195,22 +256,22 @@ std::optional<FilePlan> plan_json_uninstall(const std::string& config_path,
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": " + e.what() + "; remove mcp server \"sutra\" by hand");
     }
-    ojson expected = std::move(doc);
+    ojson expected = std::move(read.doc); // reads_as needs only read.top
     expected[section].erase(k_mcp_name);
     if (expected[section].empty()) expected.erase(section);
-    if (const auto reread = parse_json_text(stripped, jsonc); !reread || *reread != expected)
+    if (!reads_as(read, stripped, section, expected, jsonc))
         throw std::runtime_error(path + ": sutra could not remove its entry without changing "
                                         "something else; remove mcp server \"sutra\" by hand");
     return plan_reverse(
         path, *before,
         // Compared with `before` byte for byte, so the re-read adds nothing.
         [&](const std::optional<std::string>& text) {
-            return with_json_entry_in(parse_config(text, path, jsonc), text, path, section,
-                                      *installed, jsonc, false);
+            return with_json_entry_in(read_config(text ? &*text : nullptr, path, section, jsonc),
+                                      text, path, section, *installed, jsonc, false);
         },
         stripped,
         [&](const std::string& text) {
-            const auto e = json_entry(parse_config(text, path, jsonc), section);
+            const auto e = json_entry(read_config(&text, path, section, jsonc).doc, section);
             return e && is_ours(*e);
         });
 }

@@ -59,6 +59,9 @@ ojson merged_entry(const std::optional<ojson>& old, const ojson& entry);
 /// naming `path` when the host could not read it either.
 ojson parse_config(const std::optional<std::string>& text, const std::string& path, bool jsonc);
 
+/// Throws as parse_config does when the host could not read `text`, without building it.
+void check_config(const std::optional<std::string>& text, const std::string& path, bool jsonc);
+
 /// `original` with doc[section].sutra = merged_entry(old, entry); the same bytes when it is there
 /// already. The result is re-parsed and must hold exactly that change, else this throws.
 std::string with_json_entry(const std::optional<std::string>& original,

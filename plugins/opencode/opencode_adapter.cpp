@@ -253,9 +253,9 @@ struct Adapter {
                 mcp = common::plan_json_install(mcp_config_path(), "mcp",
                                                 mcp_entry(o.sutra_program, o.mcp_tools),
                                                 is_our_entry, true);
-                if (mcp) plans.push_back(*mcp);
+                if (mcp) plans.push_back(std::move(*mcp)); // stays engaged: only tested after
             }
-            auto r = common::apply_install_plans(plans, o.dry_run);
+            auto r = common::apply_install_plans(std::move(plans), o.dry_run);
             r["messages"].push_back(plugin_changes ? "OpenCode loads the plugin at its next start."
                                                    : path + ": already installed");
             if (o.sutra_program.empty())
