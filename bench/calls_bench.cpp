@@ -1,5 +1,5 @@
 // What one call of sutra costs as a whole process, beside the floor a process of its kind cannot
-// beat, in one run (issue 24's table; docs/benchmark.md, "Start-up and calls"):
+// beat, in one run (issue 24's table; docs/benchmark.md, "Session 11: start-up and calls"):
 //
 //   sutra_calls_bench --sutra BUILD/host/sutra --sutra-host BUILD/bin/sutra-host [--runs N]
 //

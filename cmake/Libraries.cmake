@@ -4,7 +4,7 @@
 # paid on every tool call. Loading a shared library costs page faults and relocations: on the
 # 2-core machines measured, a dynamic libstdc++ alone adds ~50 page faults and ~1.8 ms to a
 # process that prints one line, and sutra-host loaded six libraries (docs/benchmark.md,
-# "Start-up"). With SUTRA_STATIC_RUNTIME (the default) the shipped programs and adapter modules
+# "Session 11: start-up and calls"). With SUTRA_STATIC_RUNTIME (the default) the shipped programs and adapter modules
 # link libstdc++, libgcc, fmt, toml++, libsodium and PCRE2 in, and load only libc and libm.
 #
 # The sources are still Debian's packages: fmt and toml++ are compiled from their packaged

@@ -159,7 +159,7 @@ std::pair<Child, int> spawn(const CommandSpec& spec, pid_t group) {
 /// two.
 ///
 /// It is the sutra-watchdog program, spawned without copying sutra's memory; where that program
-/// is missing, a fork of sutra (whose copy-on-write faults cost the run ~6 ms).
+/// is missing, a fork of sutra (whose copy-on-write faults cost the run ~4 ms).
 class Watchdog {
 public:
     Watchdog() {
