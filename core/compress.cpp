@@ -87,7 +87,11 @@ Response run(const Request& req, const Config& cfg) {
 
     const Mode mode = effective_mode(req, cfg);
     MarkerContext measure;
-    measure.id = k_placeholder_id;
+    // Measured as it will print: with the store off, markers name no id and say so (longer).
+    if (cfg.store_enabled)
+        measure.id = k_placeholder_id;
+    else
+        measure.store_disabled = true;
     measure.ttl_seconds = cfg.ttl_seconds;
     measure.route = req.route;
     if (measure.route.kind == RestoreRoute::Kind::cli)
@@ -206,8 +210,6 @@ Response run(const Request& req, const Config& cfg) {
         r.id = *id;
         r.retained = retain == in.size();
         r.retained_bytes = retain;
-    } else {
-        ctx.store_disabled = true;
     }
     r.view = render(plan, ctx);
     r.rewritten = true;

@@ -308,6 +308,33 @@ TEST(Properties, StoreOffStillElidesButSaysNotRetained) {
     EXPECT_EQ(r.view.find("su_"), std::string::npos);
 }
 
+// With the store off, markers say "not retained" instead of naming an id, and are longer: the
+// view is still measured as it is printed, so it stays under the ceiling and never outgrows
+// the original. Over the same generated logs as the stored case, at small ceilings too.
+TEST(Properties, StoreOffViewsKeepTheSizeBounds) {
+    TempDir dir;
+    Config c = test::test_config(dir.path);
+    c.store_enabled = false;
+    std::mt19937 rng(4242);
+    std::size_t rewritten = 0;
+    for (int round = 0; round < 120; ++round) {
+        const std::string input = round % 3 == 0   ? runs_log(rng, 200 + rng() % 6000)
+                                  : round % 3 == 1 ? copies_log(rng)
+                                                   : test::random_log(rng, 5 + rng() % 4000);
+        c.max_view_bytes = round % 2 == 0 ? 65536 : 1024 + rng() % 8192;
+        Request req;
+        req.output = input;
+        req.exit_code = round % 2;
+        const Response r = compress(req, c);
+        if (!r.rewritten) continue;
+        ++rewritten;
+        EXPECT_FALSE(r.id.has_value());
+        EXPECT_LE(r.view.size(), c.max_view_bytes) << "round " << round;
+        EXPECT_LT(r.view.size(), input.size()) << "round " << round;
+    }
+    EXPECT_GT(rewritten, 60u);
+}
+
 TEST(Properties, SameBytesSameViewInAnotherProcess) {
     TempDir dir;
     Config c = test::test_config(dir.path);
