@@ -314,6 +314,8 @@ ExecResult exec(const ExecRequest& spec, const Config& config) noexcept {
         command.argv = spec.argv;
         command.stdin_null = spec.stdin_null;
         command.timeout_seconds = spec.timeout_seconds;
+        command.kill_grace = spec.kill_grace;
+        command.drain_grace = spec.drain_grace;
         Driver driver(spec, config);
         const auto end = run_command(
             command, [&](std::string_view bytes) { return driver.feed(bytes); },

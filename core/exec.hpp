@@ -9,6 +9,7 @@
 // translate: they fill an ExecRequest and print or wrap the ExecResult.
 
 #include "core/config.hpp"
+#include "core/exec_process.hpp"
 #include "core/request.hpp"
 
 #include <cstdint>
@@ -36,6 +37,10 @@ struct ExecRequest {
     /// Kill the command's whole process group (SIGKILL) once it has run this long, a hard bound
     /// on the call; 0: no limit. For callers that must answer, such as the MCP tool.
     unsigned timeout_seconds = 0;
+    /// The graces of core/exec_process.hpp: SIGKILL after a passed-on signal (or sutra's
+    /// death), and how long the pipe is read after the command's exit.
+    std::chrono::milliseconds kill_grace = k_kill_grace;
+    std::chrono::milliseconds drain_grace = k_drain_grace;
     /// End a non-zero status's view with "[sutra: command exited with status N]". Off for hosts
     /// that show the status themselves (Claude Code's "Exit code N").
     bool status_line = true;

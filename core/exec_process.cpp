@@ -162,16 +162,16 @@ std::pair<Child, int> spawn(const CommandSpec& spec, pid_t group) {
 /// is missing, a fork of sutra (whose copy-on-write faults cost the run ~4 ms).
 class Watchdog {
 public:
-    Watchdog() {
+    explicit Watchdog(std::chrono::milliseconds grace) {
         int fds[2];
         if (::pipe2(fds, O_CLOEXEC) != 0) return;
-        pid_t pid = start_program(fds[0]);
+        pid_t pid = start_program(fds[0], grace);
         if (pid < 0) {
             pid = ::fork();
             if (pid == 0) {
                 ::setpgid(0, 0);
                 ::dup2(fds[0], watchdog::k_control_fd);
-                watchdog::lead(::getpid(), k_kill_grace);
+                watchdog::lead(::getpid(), grace);
             }
         }
         ::close(fds[0]);
@@ -218,7 +218,7 @@ private:
     }
     /// sutra-watchdog leading a new group, the pipe on its control descriptor; -1 if it could
     /// not be started. Its terminating signals stay blocked until it ignores them.
-    static pid_t start_program(int control) {
+    static pid_t start_program(int control, std::chrono::milliseconds grace_ms) {
         const std::string& program = watchdog_program();
         if (program.empty()) return -1;
         posix_spawn_file_actions_t actions;
@@ -233,7 +233,7 @@ private:
         posix_spawnattr_setsigmask(&attr, &all);
         posix_spawnattr_setpgroup(&attr, 0);
         posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
-        const std::string grace = std::to_string(k_kill_grace.count());
+        const std::string grace = std::to_string(grace_ms.count());
         char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>(grace.c_str()),
                         nullptr};
         char* env[] = {nullptr};
@@ -314,7 +314,7 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
                                            const std::function<bool(std::string_view)>& on_bytes,
                                            const std::function<void()>& on_idle) {
     SignalForwarding signals;
-    Watchdog watchdog;
+    Watchdog watchdog(spec.kill_grace);
     auto [child, err] = spawn(spec, watchdog.group());
     if (err != 0) return std::unexpected(err);
     const pid_t group = watchdog.group() > 0 ? watchdog.group() : child.pid;
@@ -350,7 +350,7 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
             // Gone without a status to read (SIGCHLD ignored by whoever started sutra).
             reaped = true;
             end.exit_code = 1;
-            drain_to = Clock::now() + k_drain_grace;
+            drain_to = Clock::now() + spec.drain_grace;
             return;
         }
         if (WIFSTOPPED(status)) {
@@ -359,19 +359,20 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
         }
         reaped = true;
         end.exit_code = decode_status(status, end.signal);
-        drain_to = Clock::now() + k_drain_grace;
+        drain_to = Clock::now() + spec.drain_grace;
     };
 
     while (true) {
         const auto now = Clock::now();
-        if (kill_at == never && g_forwarded.load()) kill_at = now + k_kill_grace;
+        if (kill_at == never && g_forwarded.load()) kill_at = now + spec.kill_grace;
         if (!killed && (now >= kill_at || now >= time_limit)) {
             // The hard bound: the whole group, at once.
             ::kill(-group, SIGKILL);
             killed = true;
             end.timed_out = now < kill_at;
             while (!reaped) reap(0);
-            drain_to = std::min(drain_to, now + (end.timed_out ? k_timeout_drain : k_drain_grace));
+            drain_to =
+                std::min(drain_to, now + (end.timed_out ? k_timeout_drain : spec.drain_grace));
         }
         if (reaped && (out < 0 || now >= drain_to)) break;
 

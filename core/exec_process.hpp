@@ -35,11 +35,17 @@ inline constexpr std::chrono::milliseconds k_drain_grace{1000};
 inline constexpr std::chrono::milliseconds k_timeout_drain{250};
 /// After a terminating signal is passed on to the group, SIGKILL follows this much later.
 inline constexpr std::chrono::milliseconds k_kill_grace{2000};
+/// The range `sutra exec --kill-grace-ms` and `--drain-grace-ms` accept.
+inline constexpr std::chrono::milliseconds k_min_grace{10}, k_max_grace{600000};
 
 struct CommandSpec {
     std::vector<std::string> argv; ///< argv[0] is looked up in PATH
     bool stdin_null = false;       ///< /dev/null as standard input, else sutra's own
     unsigned timeout_seconds = 0;  ///< 0: no limit
+    /// After a passed-on signal (or sutra's death, in the watchdog), SIGKILL this much later.
+    std::chrono::milliseconds kill_grace = k_kill_grace;
+    /// After the command's first process exits, the pipe is read at most this much longer.
+    std::chrono::milliseconds drain_grace = k_drain_grace;
 };
 
 struct CommandEnd {

@@ -18,6 +18,7 @@
 #include <spawn.h>
 #include <sstream>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -482,17 +483,19 @@ TEST_F(ExecFixture, ABackgroundWriterDoesNotHoldTheRunPastTheGrace) {
     EXPECT_EQ(o.exit_code, 0);
     EXPECT_LT(took, 4s);
     EXPECT_TRUE(o.out.starts_with("tick\n")) << o.out;
-    // One that never stops writing, and never pauses.
-    took = finish_within(
-        start({"exec", "--sh", "(while :; do echo tick; done) & echo own; exit 3"}), 20s, o);
+    // One that never stops writing, and never pauses; a shorter grace, as asked.
+    took = finish_within(start({"exec", "--drain-grace-ms", "100", "--sh",
+                                "(while :; do echo tick; done) & echo own; exit 3"}),
+                         20s, o);
     EXPECT_EQ(o.exit_code, 3);
-    EXPECT_LT(took, 4s);
+    EXPECT_LT(took, 2s);
     EXPECT_NE(o.out.find("own\n"), std::string::npos);
     EXPECT_TRUE(o.out.ends_with("[sutra: command exited with status 3]\n"));
     // A silent one holding the pipe open.
-    took = finish_within(start({"exec", "--sh", "sleep 30 & echo quick"}), 20s, o);
+    took = finish_within(
+        start({"exec", "--drain-grace-ms", "100", "--sh", "sleep 30 & echo quick"}), 20s, o);
     EXPECT_EQ(o.out, "quick\n");
-    EXPECT_LT(took, 4s);
+    EXPECT_LT(took, 2s);
 }
 
 // Issue 14 item 10: SIGTERM, SIGINT and SIGHUP to sutra reach the whole process group of the
@@ -514,10 +517,11 @@ TEST_F(ExecFixture, ATerminatingSignalStopsTheWholeCommand) {
     }
 }
 
-// A command that ignores the signal gets SIGKILL after the grace (2 s), its whole group too.
+// A command that ignores the signal gets SIGKILL after the grace (2 s unless asked otherwise),
+// its whole group too.
 TEST_F(ExecFixture, ACommandThatIgnoresTheSignalIsKilledAfterTheGrace) {
     const std::string pidfile = dir.path + "/sleep";
-    const pid_t pid = start({"exec", "--sh",
+    const pid_t pid = start({"exec", "--kill-grace-ms", "400", "--sh",
                              "trap '' TERM; (trap '' TERM; sleep 300) & echo $! > '" + pidfile +
                                  "'; while :; do sleep 0.05; done"});
     const pid_t sleeper = pid_in(pidfile);
@@ -526,9 +530,42 @@ TEST_F(ExecFixture, ACommandThatIgnoresTheSignalIsKilledAfterTheGrace) {
     Outcome o;
     const auto took = finish_within(pid, 20s, o);
     EXPECT_EQ(o.exit_code, 128 + SIGKILL);
-    EXPECT_GE(took, 1500ms);
+    EXPECT_GE(took, 400ms);
     EXPECT_LT(took, 6s);
     EXPECT_TRUE(stops_within(sleeper, 2s));
+}
+
+// A member of the group that has exited but waits to be reaped (an orphan under a PID 1, or a
+// subreaper, that reaps nothing, as in some containers) runs nothing: it does not hold a
+// stopped run for the whole grace. The test process is that subreaper here.
+TEST_F(ExecFixture, ExitedMembersWaitingToBeReapedDoNotHoldTheGrace) {
+    ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    const std::string pidfile = dir.path + "/orphan";
+    const pid_t pid =
+        start({"exec", "--sh",
+               "(sh -c 'echo $$ > \"$0\"' '" + pidfile + "' &); while :; do sleep 0.05; done"});
+    const pid_t orphan = pid_in(pidfile);
+    ASSERT_GT(orphan, 0);
+    ASSERT_TRUE(stops_within(orphan, 5s)); // a zombie of this process, in the command's group
+    ::kill(pid, SIGTERM);
+    Outcome o;
+    const auto took = finish_within(pid, 20s, o);
+    EXPECT_EQ(o.exit_code, 128 + SIGTERM);
+    EXPECT_LT(took, 1500ms) << "the 2 s grace was waited out on a zombie";
+    ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+    while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+}
+
+// The grace options take milliseconds in a bounded range, and nothing else.
+TEST_F(ExecFixture, GraceOptionsTakeABoundedNumberOfMilliseconds) {
+    for (const char* option : {"--kill-grace-ms", "--drain-grace-ms"}) {
+        for (const char* bad : {"", "9", "600001", "-5", "1e3", "12ms", "99999999999999999999"})
+            EXPECT_EQ(run({"exec", option, bad, "--", "true"}).exit_code, 2) << option << bad;
+        EXPECT_EQ(run({"exec", option}).exit_code, 2);
+        for (const char* good : {"10", "600000"})
+            EXPECT_EQ(run({"exec", option, good, "--", "true"}).exit_code, 0) << option << good;
+    }
 }
 
 // The tree does not outlive a SIGKILLed sutra: its watchdog stops the group.

@@ -32,7 +32,10 @@ const char* const k_exec_usage =
     "         --session ID (the host's session, for the stats log),\n"
     "         --host-cut OVER:HEAD:TAIL[:WINDOW], --host-cut-on-success SPEC (what the host\n"
     "         would show without sutra, for the stats log's honest figure),\n"
-    "         --no-status-line (the host shows the exit status itself)\n";
+    "         --no-status-line (the host shows the exit status itself),\n"
+    "         --kill-grace-ms N (SIGKILL this long after a passed-on signal; default 2000),\n"
+    "         --drain-grace-ms N (output read this long after the command exits; default\n"
+    "         1000), each 10-600000\n";
 
 std::string json_text(const core::ExecResult& r) {
     // The CLI's form keeps its keys sorted (nlohmann::json), with the view beside them and a
@@ -117,6 +120,21 @@ int cmd_exec(const Args& args) {
                 return 2;
             }
             (a == "--max-view-bytes" ? max_view : max_view_on_success) = n;
+        } else if (a == "--kill-grace-ms" || a == "--drain-grace-ms") {
+            auto v = value(a.c_str());
+            if (!v) return 2;
+            char* end = nullptr;
+            errno = 0;
+            const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
+            const auto lo = static_cast<unsigned long long>(core::k_min_grace.count());
+            const auto hi = static_cast<unsigned long long>(core::k_max_grace.count());
+            if (v->empty() || *end != '\0' || errno != 0 || (*v)[0] == '-' || n < lo || n > hi) {
+                print_error(a + " takes a number of milliseconds, " + std::to_string(lo) + "-" +
+                            std::to_string(hi));
+                return 2;
+            }
+            (a == "--kill-grace-ms" ? spec.kill_grace : spec.drain_grace) =
+                std::chrono::milliseconds(n);
         } else if (a == "--host-cut" || a == "--host-cut-on-success") {
             auto v = value(a.c_str());
             if (!v) return 2;
