@@ -95,6 +95,44 @@ TEST_F(HermesTest, TerminalOutputSmallPassesLargeBecomesView) {
     EXPECT_NE(view.find("FAILED test_the_one_that_matters"), std::string::npos);
 }
 
+// transform_terminal_output runs before Hermes cuts the output to `tool_output.max_bytes`
+// (default 50,000; then 40% head, 60% tail): the decoded request carries that cut for the stats
+// log's figure against it. The terminal's transform_tool_result comes after the cut: none there.
+TEST_F(HermesTest, TerminalResultsCarryHermesOwnOutputLimit) {
+    auto p = registry.load("hermes");
+    ASSERT_TRUE(p.has_value());
+    const auto decode = [&](const json& payload) {
+        return json::parse((*p)->call(Plugin::Op::decode, payload.dump()).value_or("null"));
+    };
+    const auto cut_of = [&](const std::string& yaml) {
+        fs::create_directories(home);
+        test::write_file(config, yaml);
+        return decode(terminal_output(test_log(), home))["host_cut"];
+    };
+    const json default_cut = {{"over", 50000}, {"head", 20000}, {"tail", 30000}};
+    EXPECT_EQ(cut_of("model: x\n"), default_cut);
+    EXPECT_EQ(cut_of("tool_output:\n  max_lines: 10\n  max_bytes: 1000\nother: 1\n"),
+              json({{"over", 1000}, {"head", 400}, {"tail", 600}}));
+    EXPECT_EQ(cut_of("tool_output:\n    max_bytes: \"12345\"  # quoted\n"),
+              json({{"over", 12345}, {"head", 4938}, {"tail", 7407}}));
+    // What Hermes would not take as a positive whole number is its default.
+    for (const char* bad : {"0", "-5", "abc", "1.5", "", "99999999999999999999"})
+        EXPECT_EQ(cut_of(std::string("tool_output:\n  max_bytes: ") + bad + "\n"), default_cut)
+            << bad;
+    // A max_bytes of another section, or the section's key at the wrong depth, is not it.
+    EXPECT_EQ(cut_of("other:\n  max_bytes: 10\ntool_output:\n  max_lines: 3\n"), default_cut);
+    EXPECT_EQ(cut_of("tool_output: {max_bytes: 10}\n"), default_cut);
+    // No config, or a home outside Hermes' own layout (never read): the default.
+    fs::remove(config);
+    EXPECT_EQ(decode(terminal_output(test_log(), home))["host_cut"], default_cut);
+    test::write_file(box.dir.path + "/elsewhere/config.yaml", "tool_output:\n  max_bytes: 7\n");
+    EXPECT_EQ(decode(terminal_output(test_log(), box.dir.path + "/elsewhere"))["host_cut"],
+              default_cut);
+    const json after = decode(tool_result("terminal", envelope(test_log()), home));
+    EXPECT_EQ(after["action"], "compress");
+    EXPECT_FALSE(after.contains("host_cut"));
+}
+
 TEST_F(HermesTest, TerminalToolResultKeepsItsEnvelope) {
     const std::string out =
         run(tool_result("terminal", envelope(test_log(), 3), home, {{"command", "pytest"}}).dump());

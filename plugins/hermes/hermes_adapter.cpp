@@ -110,11 +110,19 @@ bool in_host_layout(const std::string& home) {
     return valid_name(name) && same(default_home() + "/profiles/" + name);
 }
 
-// The command line of the server the config.yaml of `home` registers as ours (a sutra binary).
-std::optional<std::string> registered_mcp(const std::string& home) {
+// The config.yaml of `home`, read once per hook call; absent when unreadable.
+std::optional<std::string> read_config(const std::string& home) {
     if (home.empty() || home[0] != '/') return std::nullopt;
     try {
-        const auto text = common::read_text(common::real_target(home + "/config.yaml"));
+        return common::read_text(common::real_target(home + "/config.yaml"));
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+// The command line of the server a config.yaml registers as ours (a sutra binary).
+std::optional<std::string> registered_mcp_in(const std::optional<std::string>& text) {
+    try {
         if (!text || text->find("mcp_servers") == std::string::npos) return std::nullopt;
         const auto command = yaml_server_command(text, k_name);
         if (!command || !common::is_sutra_program(*command)) return std::nullopt;
@@ -134,6 +142,51 @@ std::optional<std::string> registered_mcp(const std::string& home) {
     }
 }
 
+std::optional<std::string> registered_mcp(const std::string& home) {
+    return registered_mcp_in(read_config(home));
+}
+
+// Hermes' own cap on a terminal command's output (`tool_output.max_bytes` in config.yaml,
+// default 50,000 characters), applied after transform_terminal_output: past it the model sees
+// the first 40% and the last 60%. A positive whole number (quoted or not) is read; anything else
+// counts as the default, as text does in Hermes (which would truncate a float). Only the block
+// form is read; a flow mapping (`tool_output: {…}`) counts as the default.
+constexpr std::uint64_t k_hermes_max_bytes = 50000;
+
+std::uint64_t tool_output_max_bytes(const std::optional<std::string>& text) {
+    if (!text) return k_hermes_max_bytes;
+    try {
+        const YamlLines y = split_yaml(*text);
+        std::string rest;
+        std::size_t i = 0;
+        while (i < y.lines.size() && !yaml_key(y.lines[i], 0, "tool_output", rest)) ++i;
+        if (i == y.lines.size() || !yaml_value(rest).empty()) return k_hermes_max_bytes;
+        for (++i; i < y.lines.size(); ++i) {
+            const std::string& line = y.lines[i];
+            if (yaml_skip(line)) continue;
+            const std::size_t indent = yaml_indent(line);
+            if (indent == 0) break; // the next top-level key
+            if (!yaml_key(line, indent, "max_bytes", rest)) continue;
+            const std::string value = yaml_unquote(yaml_value(rest));
+            if (value.empty() || value.size() > 15 ||
+                value.find_first_not_of("0123456789") != std::string::npos)
+                return k_hermes_max_bytes;
+            const std::uint64_t n = std::stoull(value);
+            return n > 0 ? n : k_hermes_max_bytes;
+        }
+    } catch (const std::exception&) {
+    }
+    return k_hermes_max_bytes;
+}
+
+// What Hermes shows of a terminal output without sutra (core/host_cut.hpp): whole up to its cap,
+// past it the head (40%) and the tail (the rest), as its terminal tool cuts.
+json terminal_host_cut(const std::optional<std::string>& config) {
+    const std::uint64_t over = tool_output_max_bytes(config);
+    const std::uint64_t head = over * 4 / 10;
+    return {{"over", over}, {"head", head}, {"tail", over - head}};
+}
+
 // Tools whose result is plain text we may rewrite; read_file stays exact (patch relies on it).
 bool text_tool(const std::string& tool) {
     return tool == "search_files" || tool == "execute_code" ||
@@ -145,8 +198,10 @@ std::string decode_payload(std::string_view payload) {
     if (!p.is_object()) return common::pass("malformed payload");
     const std::string hook = p.value("hook", std::string());
     const std::string home = p.value("hermes_home", std::string());
+    const std::optional<std::string> config =
+        in_host_layout(home) ? read_config(home) : std::nullopt;
     json out = {{"action", "compress"},
-                {"route", in_host_layout(home) && registered_mcp(home)
+                {"route", registered_mcp_in(config)
                               ? json{{"kind", "mcp"}, {"tool", k_restore_tool}}
                               : json{{"kind", "cli"}}},
                 {"namespace", store_namespace(home)},
@@ -160,6 +215,9 @@ std::string decode_payload(std::string_view payload) {
         out["tool"] = "terminal";
         out["command"] = command;
         out["output"] = *text;
+        // This hook runs before Hermes' own cut; a transform_tool_result of the terminal comes
+        // after it, so there the model's baseline is the result as given.
+        out["host_cut"] = terminal_host_cut(config);
         if (const auto rc = p.find("returncode"); rc != p.end() && rc->is_number_integer())
             out["exit_code"] = rc->get<int>();
         return out.dump();
