@@ -3,11 +3,14 @@
 
 #include "host/dispatch/hook_dispatch.hpp"
 #include "host/dispatch/plugin_registry.hpp"
+#include "plugins/abi/plugin_sdk.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
@@ -110,6 +113,58 @@ TEST(HostRegistryTest, BrokenModulesAreReportedAndSkipped) {
     expect_error("undefined", "undefined symbol: sutra_test_function_that_does_not_exist");
     expect_error("no_entry", "missing symbol sutra_plugin_entry");
     EXPECT_TRUE(registry.load("claude").has_value()); // the good one still loads
+}
+
+// A module learns what this dispatcher understands once, before any other call; one built
+// before host_features existed (its descriptor ends at free_string) loads and works as before.
+TEST(HostRegistryTest, ModulesLearnWhatTheDispatcherUnderstandsAndOlderOnesStillLoad) {
+    const std::string dir = SUTRA_TEST_PLUGIN_DIR;
+    UserRegistry user(module_entry("features", dir + "/libsutra_test_features.so") +
+                      module_entry("v1_0", dir + "/libsutra_test_v1_0.so"));
+    PluginRegistry registry(user.locations);
+    auto features = registry.load("features");
+    ASSERT_TRUE(features.has_value()) << features.error();
+    const auto told =
+        nlohmann::json::parse((*features)->call(Plugin::Op::decode, "{}").value_or("null"));
+    EXPECT_EQ(told["calls"], 1);
+    const auto& f = told["features"];
+    EXPECT_EQ(f, nlohmann::json::parse(host_features_json()));
+    EXPECT_EQ(f["abi_version"], SUTRA_PLUGIN_ABI_VERSION);
+    EXPECT_EQ(f["abi_minor"], k_abi_minor);
+    const auto names = [&](const char* list) { return f[list].get<std::vector<std::string>>(); };
+    for (const char* field : {"output", "session", "context", "host_cut", "read_file.name_prefix"})
+        EXPECT_NE(std::ranges::count(names("decode"), field), 0) << field;
+    EXPECT_NE(std::ranges::count(names("actions"), "respond"), 0);
+    EXPECT_NE(std::ranges::count(names("result"), "context"), 0);
+    for (const char* option : {"sutra_program", "bash_route", "raise_output_cap", "mcp_tools"})
+        EXPECT_NE(std::ranges::count(names("options"), option), 0) << option;
+    // Loaded once, told once.
+    EXPECT_EQ(
+        nlohmann::json::parse(
+            (*registry.load("features"))->call(Plugin::Op::decode, "{}").value_or("null"))["calls"],
+        1);
+
+    auto old = registry.load("v1_0");
+    ASSERT_TRUE(old.has_value()) << old.error();
+    EXPECT_EQ(
+        nlohmann::json::parse((*old)->call(Plugin::Op::decode, "{}").value_or("null"))["reason"],
+        "a module of version 1.0");
+}
+
+// The SDK's reading of that text: a name counts only in its own list.
+TEST(HostRegistryTest, TheSdkTellsWhetherTheDispatcherReadsAField) {
+    sdk::host_features_text().clear();
+    EXPECT_FALSE(sdk::host_understands("decode", "output")); // never told: minor 0
+    const std::string text = host_features_json();
+    sdk::keep_host_features(text.data(), text.size());
+    EXPECT_TRUE(sdk::host_understands("decode", "host_cut"));
+    EXPECT_TRUE(sdk::host_understands("actions", "respond"));
+    EXPECT_TRUE(sdk::host_understands("options", "profile"));
+    EXPECT_FALSE(sdk::host_understands("actions", "host_cut"));
+    EXPECT_FALSE(sdk::host_understands("decode", "host"));
+    EXPECT_FALSE(sdk::host_understands("decode", "future_field"));
+    EXPECT_FALSE(sdk::host_understands("nolist", "output"));
+    sdk::host_features_text().clear();
 }
 
 TEST(HostRegistryTest, GroupWritablePluginsFolderIsRefused) {

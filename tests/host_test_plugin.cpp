@@ -1,4 +1,5 @@
-// Deliberately broken adapter modules for the registry tests; one source, built five ways.
+// Adapter modules for the registry tests, one source built seven ways: five deliberately broken,
+// one as version 1 first shipped (no host_features), one that reports what the dispatcher said.
 
 #include "plugins/abi/plugin_abi.h"
 
@@ -71,6 +72,92 @@ const sutra_plugin_v1 k_descriptor = {SUTRA_PLUGIN_ABI_VERSION,
                                       none,
                                       none,
                                       release};
+} // namespace
+extern "C" SUTRA_PLUGIN_EXPORT const sutra_plugin_v1* sutra_plugin_entry(void) {
+    return &k_descriptor;
+}
+#elif defined(SUTRA_TEST_V1_0)
+// Built against the first version 1: its descriptor ends at free_string.
+#include <cstdlib>
+#include <cstring>
+namespace {
+struct DescriptorV1_0 {
+    uint32_t abi_version, struct_size;
+    const char *name, *description;
+    sutra_plugin_call_fn decode;
+    char* (*encode)(const char*, size_t, const char*, size_t) noexcept;
+    sutra_plugin_call_fn install, uninstall, detect, doctor;
+    void (*free_string)(char*) noexcept;
+};
+static_assert(sizeof(DescriptorV1_0) == SUTRA_PLUGIN_V1_0_SIZE);
+char* copy(const char* text) noexcept {
+    char* out = static_cast<char*>(std::malloc(std::strlen(text) + 1));
+    if (out != nullptr) std::strcpy(out, text);
+    return out;
+}
+char* decode(const char*, size_t) noexcept {
+    return copy(R"({"action":"pass","reason":"a module of version 1.0"})");
+}
+char* none2(const char*, size_t, const char*, size_t) noexcept {
+    return nullptr;
+}
+void release(char* text) noexcept {
+    std::free(text);
+}
+const DescriptorV1_0 k_descriptor = {SUTRA_PLUGIN_ABI_VERSION,
+                                     sizeof(DescriptorV1_0),
+                                     "v1_0",
+                                     "an older module",
+                                     decode,
+                                     none2,
+                                     decode,
+                                     decode,
+                                     decode,
+                                     decode,
+                                     release};
+} // namespace
+extern "C" SUTRA_PLUGIN_EXPORT const sutra_plugin_v1* sutra_plugin_entry(void) {
+    return reinterpret_cast<const sutra_plugin_v1*>(&k_descriptor);
+}
+#elif defined(SUTRA_TEST_FEATURES)
+// Its decode answers with what host_features was given ("{}" when it was never called), and a
+// count of the calls.
+#include <cstdlib>
+#include <cstring>
+#include <string>
+namespace {
+std::string g_features = "{}";
+int g_calls = 0;
+char* copy(const std::string& text) noexcept {
+    char* out = static_cast<char*>(std::malloc(text.size() + 1));
+    if (out != nullptr) std::memcpy(out, text.c_str(), text.size() + 1);
+    return out;
+}
+char* decode(const char*, size_t) noexcept {
+    return copy(R"({"calls":)" + std::to_string(g_calls) + R"(,"features":)" + g_features + "}");
+}
+char* none2(const char*, size_t, const char*, size_t) noexcept {
+    return nullptr;
+}
+void release(char* text) noexcept {
+    std::free(text);
+}
+void features(const char* json, size_t len) noexcept {
+    ++g_calls;
+    g_features.assign(json, len);
+}
+const sutra_plugin_v1 k_descriptor = {SUTRA_PLUGIN_ABI_VERSION,
+                                      sizeof(sutra_plugin_v1),
+                                      "features",
+                                      "reports host_features",
+                                      decode,
+                                      none2,
+                                      decode,
+                                      decode,
+                                      decode,
+                                      decode,
+                                      release,
+                                      features};
 } // namespace
 extern "C" SUTRA_PLUGIN_EXPORT const sutra_plugin_v1* sutra_plugin_entry(void) {
     return &k_descriptor;

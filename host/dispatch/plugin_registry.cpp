@@ -70,6 +70,22 @@ std::expected<void, std::string> check_trusted(const std::string& path) {
     return {};
 }
 
+std::string host_features_json() {
+    // What this dispatcher reads and sends (plugin_abi.h); a new field within version 1 adds
+    // its name here and raises k_abi_minor.
+    return fmt::format(
+        R"({{"abi_version":{},"abi_minor":{},)"
+        R"("decode":["action","output","tool","command","exit_code","namespace","mode",)"
+        R"("session","context","host_cut","reason","route","route.kind","route.tool",)"
+        R"("read_file","read_file.path","read_file.size","read_file.allowed_dir",)"
+        R"("read_file.name_prefix","read_file.name_suffix"],)"
+        R"("actions":["compress","pass","respond"],)"
+        R"("result":["view","rewritten","id","original_bytes","context"],)"
+        R"("options":["host_program","sutra_program","dry_run","bash_route","wrap_bash",)"
+        R"("raise_output_cap","statusline","mcp_tools","profile"]}})",
+        SUTRA_PLUGIN_ABI_VERSION, k_abi_minor);
+}
+
 std::optional<std::string> Plugin::take(char* text) const {
     if (text == nullptr) return std::nullopt;
     std::string out(text);
@@ -193,12 +209,18 @@ std::expected<const Plugin*, std::string> PluginRegistry::load(std::string_view 
         if (d->abi_version != SUTRA_PLUGIN_ABI_VERSION)
             return fail(fmt::format("{}: ABI version {} (this sutra-host speaks {})", entry->module,
                                     d->abi_version, SUTRA_PLUGIN_ABI_VERSION));
-        if (d->struct_size < sizeof(sutra_plugin_v1))
+        if (d->struct_size < SUTRA_PLUGIN_V1_0_SIZE)
             return fail(fmt::format("{}: descriptor of {} bytes, expected at least {}",
-                                    entry->module, d->struct_size, sizeof(sutra_plugin_v1)));
+                                    entry->module, d->struct_size, SUTRA_PLUGIN_V1_0_SIZE));
         if (d->decode == nullptr || d->encode == nullptr || d->free_string == nullptr)
             return fail(
                 fmt::format("{}: descriptor lacks decode/encode/free_string", entry->module));
+        // Fields past the module's struct_size are not read: an older module has none.
+        if (d->struct_size >= offsetof(sutra_plugin_v1, host_features) + sizeof d->host_features &&
+            d->host_features != nullptr) {
+            const std::string features = host_features_json();
+            d->host_features(features.data(), features.size());
+        }
         loaded->plugin = std::make_unique<Plugin>(d, entry->module);
     } catch (const std::exception& e) {
         return fail(e.what());

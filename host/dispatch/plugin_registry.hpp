@@ -69,6 +69,12 @@ parse_registry(const std::string& text, const std::string& path, const std::stri
 /// others; else says why. Symlinks are followed (the target is what gets loaded).
 std::expected<void, std::string> check_trusted(const std::string& path);
 
+/// The minor revision of ABI version 1 this dispatcher speaks: 1 added host_features.
+inline constexpr unsigned k_abi_minor = 1;
+
+/// What this dispatcher understands, as handed to a module's host_features (plugin_abi.h).
+std::string host_features_json();
+
 /// A loaded module. Calls never throw; std::nullopt means the module failed (NULL return).
 class Plugin {
 public:

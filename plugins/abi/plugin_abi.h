@@ -50,6 +50,17 @@
  *   "profile"       Hermes profile name (when given)
  * A module ignores options it does not know; a CLI that predates an option never sends it, so a
  * module must treat an absent option as that option's default.
+ *
+ * What the dispatcher understands (added within version 1, "minor" 1): a module whose descriptor
+ * is long enough to hold `host_features` and sets it is called once, right after loading and
+ * before any other call, with
+ *   {"abi_version":1, "abi_minor":N, "decode":[field names], "actions":[decode actions],
+ *    "result":[encode's result fields], "options":[install option names]}
+ * so a module can tell whether this dispatcher reads, say, "host_cut" or the "respond" action
+ * before relying on it; nested fields are spelled "read_file.name_prefix". A later minor only adds
+ * names. The text is valid during the call only. A dispatcher that predates it never calls it, so
+ * a module must treat "not called" as minor 0: the fields the first version 1 documented. Modules
+ * built before it (struct_size == SUTRA_PLUGIN_V1_0_SIZE) load as before.
  */
 #ifndef SUTRA_PLUGIN_ABI_H
 #define SUTRA_PLUGIN_ABI_H
@@ -89,7 +100,13 @@ typedef struct sutra_plugin_v1 {
     sutra_plugin_call_fn doctor;
     /** Releases a string returned by any function above. NULL is ignored. */
     void (*free_string)(char* text) SUTRA_PLUGIN_NOEXCEPT;
+    /** Optional (NULL: not wanted): what the dispatcher understands, see above. */
+    void (*host_features)(const char* json, size_t json_len) SUTRA_PLUGIN_NOEXCEPT;
 } sutra_plugin_v1;
+
+/** The descriptor's size as version 1 first shipped it, before host_features: the least a
+ *  dispatcher accepts. */
+#define SUTRA_PLUGIN_V1_0_SIZE offsetof(sutra_plugin_v1, host_features)
 
 typedef const sutra_plugin_v1* (*sutra_plugin_entry_fn)(void);
 

@@ -14,6 +14,8 @@
 //
 // Every call is wrapped in catch (...): an exception becomes a NULL return, which the
 // dispatcher treats as "pass through". The class is default-constructed once, on first use.
+// sdk::host_understands("decode", "host_cut") says whether the dispatcher that loaded the
+// module reads a field added within version 1 (plugin_abi.h, "What the dispatcher understands").
 // Installed next to plugin_abi.h, hence the sibling include.
 
 #include "plugin_abi.h"
@@ -90,6 +92,35 @@ inline void free_c_string(char* text) noexcept {
     std::free(text);
 }
 
+/// What the dispatcher said it understands (plugin_abi.h), kept for the module's lifetime; empty
+/// under a dispatcher that predates host_features (then only the first version 1's fields).
+inline std::string& host_features_text() {
+    static std::string text;
+    return text;
+}
+
+inline void keep_host_features(const char* json, std::size_t len) noexcept {
+    try {
+        host_features_text().assign(json, len);
+    } catch (...) {
+        host_features_text().clear(); // as if never told: the first version 1's fields
+    }
+}
+
+/// Whether the dispatcher named `name` in its `list` ("decode", "actions", "result",
+/// "options"). Reads the dispatcher's own compact form, whose names need no escapes.
+inline bool host_understands(std::string_view list, std::string_view name) {
+    const std::string& text = host_features_text();
+    const std::string key = "\"" + std::string(list) + "\":[";
+    const std::size_t begin = text.find(key);
+    if (begin == std::string::npos) return false;
+    const std::size_t end = text.find(']', begin);
+    if (end == std::string::npos) return false;
+    const std::string quoted = "\"" + std::string(name) + "\"";
+    const std::size_t at = text.find(quoted, begin + key.size());
+    return at != std::string::npos && at < end;
+}
+
 template <class Adapter> const sutra_plugin_v1* descriptor() noexcept {
     static const sutra_plugin_v1 d = {
         SUTRA_PLUGIN_ABI_VERSION,
@@ -103,6 +134,7 @@ template <class Adapter> const sutra_plugin_v1* descriptor() noexcept {
         &call_detect<Adapter>,
         &call_doctor<Adapter>,
         &free_c_string,
+        &keep_host_features,
     };
     return &d;
 }
