@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -555,6 +556,134 @@ TEST(TokenizerMergeLoops, SweepHandsOverWhenAMergeMakesALowerRank) {
         }
     }
     EXPECT_EQ(bpe.count_using(Loop::sweep, "abcabc"), 1u);
+}
+
+// count()'s fast path for a long run of one short unit (bpe.cpp, periodic_count) gives the whole
+// merge's count: every unit of 1 to 8 bytes drawn from whitespace, punctuation, a letter and a
+// two-byte letter, at lengths from just under 64 KiB to 1 MiB that end in a partial unit, with
+// both real tables. The runs of whitespace that logs are made of must take the fast path, and
+// encode(), which never takes it, must give as many ids.
+TEST(TokenizerMergeLoops, LongPeriodicPiecesCountAsTheirWholeMerge) {
+    SKIP_WITHOUT_DATA();
+    using Loop = tok::BytePairEncoder::MergeLoop;
+    const std::vector<std::string> symbols = {"\n", " ", "\r", "\t", "-", "=", "a", "\xc3\xa9"};
+    const std::vector<std::string> must_apply = {"\n", " ", "\r", "\t", "\r\n", " \n", "\n\n\t"};
+    std::vector<std::string> units = symbols;
+    units.insert(units.end(), must_apply.begin() + 4, must_apply.end());
+    units.insert(units.end(), {"=-", "\xc3\xa9 ", "a\n", "-\r\n", "\t\t\n", " \xc3\xa9\n"});
+    std::mt19937 rng(24);
+    for (std::size_t bytes = 1; bytes <= 8; ++bytes) {
+        for (int i = 0; i < 8; ++i) {
+            std::string unit;
+            while (unit.size() < bytes) {
+                const std::string& s = symbols[rng() % symbols.size()];
+                if (unit.size() + s.size() <= bytes) unit += s;
+            }
+            units.push_back(unit);
+        }
+    }
+    for (const std::string name : {"o200k_base", "cl100k_base"}) {
+        auto table =
+            tok::RankTable::map_image(std::string(SUTRA_TOKEN_SHARE) + "/" + name + ".sutratok");
+        ASSERT_TRUE(table.has_value()) << table.error();
+        tok::BytePairEncoder bpe(*table);
+        std::size_t applied = 0;
+        for (std::size_t u = 0; u < units.size(); ++u) {
+            // Every third length sits at the 64 KiB threshold, the others anywhere up to 1 MiB.
+            const std::size_t length =
+                u % 3 == 0 ? 65'536 - 16 + rng() % 48 : 65'536 + rng() % (1'048'576 - 65'536 + 1);
+            std::string piece;
+            piece.reserve(length + units[u].size());
+            while (piece.size() < length) piece += units[u];
+            piece.resize(length);
+            const std::size_t whole = bpe.count_using(Loop::sweep, piece);
+            const auto fast = bpe.periodic_count(piece);
+            const std::string what =
+                name + " unit " + std::to_string(u) + " length " + std::to_string(length);
+            if (fast.has_value()) {
+                ASSERT_EQ(*fast, whole) << what;
+                ++applied;
+            } else if (length >= 65'536 && std::find(must_apply.begin(), must_apply.end(),
+                                                     units[u]) != must_apply.end()) {
+                ADD_FAILURE() << what << ": the fast path did not apply";
+            }
+            ASSERT_EQ(bpe.count(piece), whole) << what;
+            if (u < must_apply.size() + 2) {
+                std::vector<std::uint32_t> ids;
+                bpe.encode(piece, ids);
+                ASSERT_EQ(ids.size(), whole) << what;
+            }
+        }
+        // Most units settle; the rest (tokens of 3 units, say) must fall back, not miscount.
+        EXPECT_GT(applied, units.size() / 2) << name;
+    }
+    // Through the public entry points, a million blank lines and CRLF lines.
+    for (const std::string line : {"\n", "\r\n", " \n"}) {
+        std::string text;
+        for (int i = 0; i < 1'000'000; ++i) text += line;
+        EXPECT_EQ(count(text, Encoding::o200k), ids(text, Encoding::o200k).size()) << line.size();
+    }
+}
+
+// periodic_count() must answer only when the three prefixes prove the cycle. In a vocabulary
+// where runs of "a" merge into tokens of 3 (the merge "aa" makes "aaa", ranked before it), a cycle
+// of 128 units is not a whole number of tokens: the prefixes' counts grow by 43, 43, 42, ... per
+// cycle, so two equal steps do not make the count linear, and an unequal pair shows it outright.
+// Both must fall back to the whole merge; a run of "b", which merges into pairs, takes the fast
+// path; a period over 8 bytes or a piece under 64 KiB is not for it at all.
+TEST(TokenizerMergeLoops, PeriodicCountFallsBackUnlessTheCycleIsProved) {
+    std::string file;
+    const auto line = [&](std::string_view bytes, int rank) {
+        static constexpr char b64[] =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        std::string out;
+        for (std::size_t i = 0; i < bytes.size(); i += 3) {
+            std::uint32_t v = static_cast<unsigned char>(bytes[i]) << 16;
+            if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+            if (i + 2 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 2]);
+            out += b64[(v >> 18) & 63];
+            out += b64[(v >> 12) & 63];
+            out += i + 1 < bytes.size() ? b64[(v >> 6) & 63] : '=';
+            out += i + 2 < bytes.size() ? b64[v & 63] : '=';
+        }
+        file += out + " " + std::to_string(rank) + "\n";
+    };
+    for (int b = 0; b < 256; ++b) line(std::string(1, static_cast<char>(b)), b);
+    line("aaa", 256);
+    line("aa", 257);
+    line("bb", 258);
+    auto table = tok::RankTable::parse(file);
+    ASSERT_TRUE(table.has_value()) << table.error();
+    tok::BytePairEncoder bpe(*table);
+    using Loop = tok::BytePairEncoder::MergeLoop;
+    const auto thirds = [](std::size_t n) { return (n + 2) / 3; };
+    ASSERT_EQ(bpe.count_using(Loop::heap, std::string(1000, 'a')), thirds(1000));
+
+    // The settling prefix is 8192 units plus the piece's excess over 8192 modulo 128, here 1 or 2.
+    for (const std::size_t settle : {8193u, 8194u}) {
+        const std::size_t n = settle + 450 * 128; // 65,793 or 65,794 bytes
+        const std::string piece(n, 'a');
+        const std::size_t c0 = bpe.count_using(Loop::heap, piece.substr(0, settle));
+        const std::size_t c1 = bpe.count_using(Loop::heap, piece.substr(0, settle + 128));
+        const std::size_t c2 = bpe.count_using(Loop::heap, piece.substr(0, settle + 256));
+        if (settle == 8193) {
+            // Linear counts, yet extrapolating them would miscount by 450 / 3 tokens.
+            ASSERT_EQ(c1 - c0, c2 - c1);
+            ASSERT_NE(c0 + (c1 - c0) * 450, thirds(n));
+        } else {
+            ASSERT_NE(c1 - c0, c2 - c1);
+        }
+        EXPECT_FALSE(bpe.periodic_count(piece).has_value()) << settle;
+        EXPECT_EQ(bpe.count(piece), thirds(n)) << settle;
+    }
+    const std::string pairs(65'793, 'b');
+    ASSERT_EQ(bpe.periodic_count(pairs), std::optional<std::size_t>((65'793 + 1) / 2));
+    EXPECT_EQ(bpe.count(pairs), bpe.count_using(Loop::heap, pairs));
+    EXPECT_FALSE(bpe.periodic_count(std::string(65'535, 'b')).has_value());
+    std::string nine;
+    while (nine.size() < 100'000) nine += "bbbbbbbba";
+    EXPECT_FALSE(bpe.periodic_count(nine).has_value());
+    EXPECT_EQ(bpe.count(nine), bpe.count_using(Loop::heap, nine));
 }
 
 // Large inputs: long single pieces (the heap merge path), long whitespace runs, and long

@@ -30,6 +30,23 @@
 //   - merge_sweep (bpe_sweep.cpp), for pieces past k_sweep_from bytes, gives the heap's result
 //     in linear time in practice: a 4 MB run of one letter cost ~1.2 s in the heap. When its
 //     precondition fails it hands the piece to merge_heap.
+//
+// Counting a long run of one short unit (a million newlines, " \n" or "\r\n" lines: the
+// pre-tokenizer keeps a whitespace run together, so these arrive as one piece of megabytes)
+// need not merge all of it. Away from its two ends such a piece merges into one pattern over
+// and over: the left end fixes where the tokens fall, and each region of the middle sees the
+// same bytes as the next. periodic_count() therefore merges three prefixes that end in the
+// piece's own partial unit, of S', S' + C and S' + 2C units (C = k_cycle units, S' at least
+// k_settle units and congruent to the piece's unit count modulo C), and adds one cycle's tokens
+// per C units the piece has beyond S'. It answers only when the three merges prove the pattern:
+// their counts grow by the same number per cycle, and each longer prefix's token boundaries are
+// the shorter one's with C units inserted at a boundary x in the middle (equal up to x + C
+// units, the rest the same boundaries shifted by C units). That shows the right end's tokens
+// not moving with the length and the middle repeating with a period that divides C, which is
+// what makes the extrapolation exact; equal counts alone are not enough (tokens of 3 units over
+// a cycle of 128 give the counts 43, 43, 42, ...). Anything else, and the whole piece is merged.
+// This is checked, not proved for every vocabulary: the tests compare it with the whole merge on
+// runs of units of 1 to 8 bytes over a small alphabet (tests/core_tokenizer_test.cpp).
 
 #include "core/tokenizer/bpe.hpp"
 
@@ -45,6 +62,33 @@ constexpr std::size_t k_scan_limit = 128;
 constexpr std::size_t k_sweep_from = 4096;
 constexpr std::uint32_t k_none = RankTable::k_none;
 constexpr std::uint32_t k_dead = UINT32_MAX; // m_next value of a part merged into its left
+// periodic_count(): pieces from this long, units up to this long, the settling prefix and the
+// cycle, in units.
+constexpr std::size_t k_periodic_from = 64 * 1024;
+constexpr std::size_t k_periodic_unit = 8;
+constexpr std::size_t k_settle = 8192;
+constexpr std::size_t k_cycle = 128;
+
+// Whether `longer` is `shorter` with `shift` bytes inserted at the boundary `x`: the same
+// boundaries up to x + shift, then shorter's from x on, shifted.
+bool spliced(const std::vector<std::uint32_t>& shorter,
+             const std::vector<std::uint32_t>& longer,
+             std::uint32_t x,
+             std::uint32_t shift) {
+    const auto p = std::lower_bound(shorter.begin(), shorter.end(), x);
+    const auto q = std::lower_bound(longer.begin(), longer.end(), x + shift);
+    if (p == shorter.end() || *p != x || q == longer.end() || *q != x + shift) return false;
+    const auto head = q - longer.begin();
+    const auto rest = shorter.end() - p;
+    if (head >= static_cast<std::ptrdiff_t>(shorter.size()) || longer.end() - q != rest ||
+        !std::equal(longer.begin(), q + 1, shorter.begin())) {
+        return false;
+    }
+    for (std::ptrdiff_t i = 0; i < rest; ++i) {
+        if (q[i] != p[i] + shift) return false;
+    }
+    return true;
+}
 
 } // namespace
 
@@ -56,7 +100,12 @@ BytePairEncoder::rank_of(std::string_view piece, std::size_t begin, std::size_t 
 
 std::size_t BytePairEncoder::count(std::string_view piece) {
     if (piece.size() <= 1) return piece.size();
-    if (piece.size() > Memo::k_bytes) return m_table.find(piece) != k_none ? 1 : merge(piece);
+    if (piece.size() > Memo::k_bytes) {
+        if (piece.size() >= k_periodic_from) {
+            if (const auto n = periodic_count(piece)) return *n;
+        }
+        return m_table.find(piece) != k_none ? 1 : merge(piece);
+    }
     // Logs say the same short pieces over and over (" PASSED", "::", "test", " ok"): a piece
     // counted before is one probe into a small table that stays in cache, not a walk over the
     // 11 MB rank table. The count is a function of the bytes alone, so the memo is exact.
@@ -69,6 +118,35 @@ std::size_t BytePairEncoder::count(std::string_view piece) {
     slot.count = static_cast<std::uint32_t>(n);
     std::memcpy(slot.bytes, piece.data(), piece.size());
     return n;
+}
+
+std::optional<std::size_t> BytePairEncoder::periodic_count(std::string_view piece) {
+    const std::size_t n = piece.size();
+    if (n < k_periodic_from || n > UINT32_MAX / 2) return std::nullopt;
+    std::size_t unit = 0; // the shortest period; a mismatch mostly shows in the first bytes
+    for (std::size_t length = 1; length <= k_periodic_unit && unit == 0; ++length) {
+        if (std::memcmp(piece.data() + length, piece.data(), n - length) == 0) unit = length;
+    }
+    if (unit == 0) return std::nullopt;
+    const std::size_t units = n / unit, tail = n % unit;
+    if (units < k_settle + 2 * k_cycle) return std::nullopt;
+    const std::size_t settle = k_settle + (units - k_settle) % k_cycle;
+    if (units < settle + 2 * k_cycle) return std::nullopt;
+    // A prefix of `settle` units plus `cycles` cycles, ending in the piece's partial unit.
+    const auto prefix = [&](std::size_t cycles) {
+        return piece.substr(0, (settle + cycles * k_cycle) * unit + tail);
+    };
+    const std::size_t c0 = merge(prefix(0));
+    std::vector<std::uint32_t> b0 = m_bounds;
+    const std::size_t c1 = merge(prefix(1));
+    std::vector<std::uint32_t> b1 = m_bounds;
+    const std::size_t c2 = merge(prefix(2));
+    if (c1 < c0 || c2 - c1 != c1 - c0) return std::nullopt;
+    const auto shift = static_cast<std::uint32_t>(k_cycle * unit);
+    const auto x = std::lower_bound(b1.begin(), b1.end(), settle / 2 * unit);
+    if (x == b1.end() || !spliced(b0, b1, *x, shift) || !spliced(b1, m_bounds, *x, shift))
+        return std::nullopt;
+    return c0 + (c1 - c0) * ((units - settle) / k_cycle);
 }
 
 std::size_t BytePairEncoder::memo_hash(std::string_view piece) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +31,12 @@ public:
     std::size_t count_using(MergeLoop loop, std::string_view piece);
     /// The token boundaries of `piece` (start offsets, then its end) under `loop`.
     std::vector<std::uint32_t> bounds_using(MergeLoop loop, std::string_view piece);
+
+    /// count()'s fast path for a long piece that is one short unit repeated (bpe.cpp says how
+    /// and why it is exact): the count the whole merge gives, from three merges of prefixes, or
+    /// nullopt when it does not apply (too short, not periodic, or the prefixes do not show a
+    /// settled cycle) and count() merges the whole piece. Never used by encode().
+    std::optional<std::size_t> periodic_count(std::string_view piece);
 
 private:
     // Splits `piece` into token boundaries, leaving them in m_bounds (start offsets plus the
