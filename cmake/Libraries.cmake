@@ -17,7 +17,7 @@
 # and sutra_static_runtime(TARGET) for each shipped executable and module.
 
 option(SUTRA_STATIC_RUNTIME "link the C++ runtime and fmt, toml++, libsodium, PCRE2 into the shipped binaries" ON)
-if(SUTRA_SANITIZE)
+if(SUTRA_INSTRUMENTED)
   set(SUTRA_STATIC_RUNTIME OFF) # the sanitizers' runtimes expect the shared C++ runtime
 endif()
 
