@@ -4,6 +4,7 @@
 #include "core/exec_process.hpp"
 
 #include "core/exec_watchdog.hpp"
+#include "core/posix_io.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -247,12 +248,9 @@ private:
     /// tree; empty when it is not there.
     static const std::string& watchdog_program() {
         static const std::string path = [] {
-            char exe[4096];
-            const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-            if (n <= 0) return std::string();
-            std::string dir(exe, static_cast<std::size_t>(n));
-            dir.resize(dir.rfind('/') + 1);
-            std::string program = dir + "../lib/sutra/sutra-watchdog";
+            const std::string dir = executable_dir();
+            if (dir.empty()) return std::string();
+            std::string program = dir + "/../lib/sutra/sutra-watchdog";
             return ::access(program.c_str(), X_OK) == 0 ? program : std::string();
         }();
         return path;

@@ -170,6 +170,21 @@ std::string home_dir(const std::string& home_env) {
     return {};
 }
 
+std::string executable_path() {
+    char exe[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe);
+    if (n <= 0 || n == static_cast<ssize_t>(sizeof exe)) return {}; // unreadable or cut
+    return std::string(exe, static_cast<std::size_t>(n));
+}
+
+std::string executable_dir() {
+    std::string path = executable_path();
+    const std::size_t slash = path.rfind('/');
+    if (slash == std::string::npos) return {};
+    path.resize(slash);
+    return path;
+}
+
 bool sodium_ready() {
     static const bool ready = sodium_init() >= 0;
     return ready;

@@ -82,6 +82,14 @@ std::expected<UniqueFd, DirError> make_private_dir(const std::string& dir);
 /// $HOME when given, else the password database: hooks may run with a scrubbed environment.
 std::string home_dir(const std::string& home_env);
 
+/// This process's executable (/proc/self/exe), from which the programs find their modules,
+/// registry, watchdog and data as installed and in the build tree; empty when unreadable.
+/// (The adapter modules and the tokenizer, which do not link the core, read it themselves.)
+std::string executable_path();
+
+/// The folder of executable_path(), without a trailing '/'; empty when unreadable.
+std::string executable_dir();
+
 /// libsodium initialised (once per process); false when it cannot be.
 bool sodium_ready();
 

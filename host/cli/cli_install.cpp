@@ -28,7 +28,7 @@ using nlohmann::json;
 
 // sutra-host beside us (installed bin/), else <build>/bin/sutra-host for a build-tree `sutra`.
 std::string host_program() {
-    const fs::path dir = executable_dir();
+    const fs::path dir = core::executable_dir();
     for (const fs::path& p : {dir / "sutra-host", dir.parent_path() / "bin/sutra-host"}) {
         std::error_code ec;
         if (fs::is_regular_file(p, ec)) return fs::weakly_canonical(p, ec).string();
@@ -56,9 +56,7 @@ core::UniqueFd take_install_lock() {
 
 // This very binary: the MCP server (`sutra mcp`) the adapters register with their hosts.
 std::string sutra_program() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string() : exe.string();
+    return core::executable_path();
 }
 
 // A wait status as a person reads it: the command's exit status (with the shell's meaning of

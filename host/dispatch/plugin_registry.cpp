@@ -24,19 +24,12 @@ namespace fs = std::filesystem;
 // A registry lists a handful of adapters; anything larger was not written for us.
 constexpr std::size_t k_max_registry_bytes = 1u << 20;
 
-std::string executable_dir() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (ec) return {};
-    return exe.parent_path().string();
-}
-
 RegistryLocations default_locations() {
     RegistryLocations out;
     // Installed: <prefix>/bin/sutra-host. Build tree: <build>/bin/sutra-host and
     // <build>/host/sutra, with the registry and modules staged under <build>/share and <build>/lib
     // the same way.
-    const std::string exe = executable_dir();
+    const std::string exe = core::executable_dir();
     if (!exe.empty()) {
         const fs::path prefix = fs::path(exe).parent_path();
         out.system_registry = (prefix / "share/sutra/adapters.toml").string();

@@ -35,9 +35,6 @@ struct RegistryLocations {
 /// XDG_DATA_HOME (default ~/.local/share).
 RegistryLocations default_locations();
 
-/// The directory holding the running executable ("" when unknown).
-std::string executable_dir();
-
 /// One `[adapters.NAME]` table.
 struct RegistryEntry {
     std::string name;
