@@ -162,6 +162,12 @@ core::Config small_config() {
     return c;
 }
 
+core::StoreOptions store_options() {
+    core::StoreOptions so;
+    so.dir = small_config().store_dir;
+    return so;
+}
+
 void fail(std::string_view what, std::string_view detail) {
     std::string text = "sutra fuzz: invariant failed: " + std::string(what);
     if (!detail.empty())

@@ -5,6 +5,7 @@
 
 #include "core/config.hpp"
 #include "core/request.hpp"
+#include "core/store_options.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +24,9 @@ const std::string& work_dir();
 /// Defaults with the store in work_dir(), stats off, and eligibility thresholds low enough that
 /// small fuzz inputs reach the rewrites.
 core::Config small_config();
+
+/// Store options for small_config()'s store.
+core::StoreOptions store_options();
 
 /// Prints "invariant failed: WHAT" (and a clipped DETAIL) to the real standard error and aborts.
 [[noreturn]] void fail(std::string_view what, std::string_view detail = {});

@@ -51,7 +51,7 @@ const std::string& stored_id() {
     static const std::string id = [] {
         std::string log;
         for (int i = 0; i < 300; ++i) log += "step " + std::to_string(i) + " fine\n";
-        auto store = core::Store::open(core::StoreOptions{.dir = fuzz::small_config().store_dir});
+        auto store = core::Store::open(fuzz::store_options());
         SUTRA_FUZZ_CHECK(store.has_value(), "cannot open the store");
         auto put = store->put(log);
         SUTRA_FUZZ_CHECK(put.has_value(), "cannot store an original");

@@ -84,8 +84,7 @@ void fuzz_core(const std::uint8_t* data, std::size_t size, std::uint8_t sel) {
         q.id = known->id;
         q.query = rest;
     }
-    const auto result = core::restore(
-        *core::Store::open(core::StoreOptions{.dir = fuzz::small_config().store_dir}), q);
+    const auto result = core::restore(*core::Store::open(fuzz::store_options()), q);
     if (!core::valid_id(q.id)) {
         SUTRA_FUZZ_CHECK(!result && result.error().code == core::RestoreError::Code::bad_id,
                          "an invalid id was not refused as bad_id");
@@ -116,14 +115,13 @@ void fuzz_core(const std::uint8_t* data, std::size_t size, std::uint8_t sel) {
     auto next = result->next;
     for (int pages = 0; next && pages < 200; ++pages) {
         SUTRA_FUZZ_CHECK(next->first == last, "next does not continue the page");
-        core::RestoreQuery more{.id = q.id,
-                                .mode = core::RestoreMode::bytes,
-                                .start = next->first,
-                                .end = next->second,
-                                .query = {},
-                                .max_bytes = q.max_bytes};
-        auto page = core::restore(
-            *core::Store::open(core::StoreOptions{.dir = fuzz::small_config().store_dir}), more);
+        core::RestoreQuery more;
+        more.id = q.id;
+        more.mode = core::RestoreMode::bytes;
+        more.start = next->first;
+        more.end = next->second;
+        more.max_bytes = q.max_bytes;
+        auto page = core::restore(*core::Store::open(fuzz::store_options()), more);
         SUTRA_FUZZ_CHECK(page.has_value(), "the next range was refused");
         check_page(*page, original, bound);
         joined += page->text;
