@@ -27,14 +27,20 @@ void print_error(const std::string& message) {
 // The outline tools' tree-sitter grammars are not built with fuzzer instrumentation (too slow to
 // build on the CI machine); their MCP tools answer with a tool error here, so the protocol and
 // argument handling around them is still exercised. The outline code has its own tests.
+static CommandResult not_linked(const char* what) {
+    CommandResult r;
+    r.status = 1;
+    r.err = std::string(what) + " is not linked into the fuzz build";
+    return r;
+}
 CommandResult run_outline(const OutlineRequest&) {
-    return {1, {}, "outline is not linked into the fuzz build", {}};
+    return not_linked("outline");
 }
 CommandResult run_symbol(const SymbolRequest&) {
-    return {1, {}, "outline is not linked into the fuzz build", {}};
+    return not_linked("outline");
 }
 CommandResult run_read(const ReadRequest&, ReadPage*) {
-    return {1, {}, "read is not linked into the fuzz build", {}};
+    return not_linked("read");
 }
 } // namespace sutra::host
 
