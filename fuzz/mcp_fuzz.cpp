@@ -4,10 +4,10 @@
 // code and a string message); never more responses than input lines. "@ID" in the input stands
 // for the id of a stored original, so restore calls reach real entries.
 
+#include "core/outline/file_commands.hpp"
 #include "core/outline/outline.hpp"
 #include "core/store.hpp"
 #include "host/cli/cli.hpp"
-#include "host/cli/outline_commands.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +24,9 @@ namespace sutra::host {
 void print_error(const std::string& message) {
     std::fprintf(stderr, "sutra: error: %s\n", message.c_str());
 }
+} // namespace sutra::host
+
+namespace sutra::core::outline {
 // The outline tools' tree-sitter grammars are not built with fuzzer instrumentation (too slow to
 // build on the CI machine); their MCP tools answer with a tool error here, so the protocol and
 // argument handling around them is still exercised. The outline code has its own tests.
@@ -42,9 +45,6 @@ CommandResult run_symbol(const SymbolRequest&) {
 CommandResult run_read(const ReadRequest&, ReadPage*) {
     return not_linked("read");
 }
-} // namespace sutra::host
-
-namespace sutra::core::outline {
 // The outline of a printed file past the ceiling: none in this build (a view without it).
 std::vector<OutlineLine> printed_file_outline(std::string_view, std::string_view) {
     return {};

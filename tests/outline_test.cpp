@@ -5,6 +5,7 @@
 // of every file. Without tree-sitter in the build the outline tests skip; `read` always runs.
 
 #include "core/outline/c_family.hpp"
+#include "core/outline/file_commands.hpp"
 #include "core/outline/language.hpp"
 #include "core/outline/lookup.hpp"
 #include "core/outline/outline.hpp"
@@ -352,19 +353,29 @@ TEST(Outline, BrokenFilesGiveAPartialOutline) {
 
 TEST(OutlineCli, SliceBytesEqualTheFileAtTheReportedRange) {
     REQUIRE_OUTLINE();
-    // One file per language through the binary: `outline --json`, then `symbol` for every
-    // symbol (the first 8 of each file) in each form.
+    // One file per language through the core's entries the CLI and MCP call
+    // (core/outline/file_commands.hpp): `outline --json`, then `symbol` for every symbol (the
+    // first 8 of each file) in each form. The first language also goes through the binary, which
+    // must print the same bytes: the command line's own wiring.
     std::map<ol::Language, const Loaded*> one;
     for (const Loaded& f : corpus())
         if (!f.outline.partial() && f.outline.symbols.size() >= 3 && !one.contains(f.language))
             one[f.language] = &f;
     ASSERT_EQ(one.size(), ol::all_languages().size());
+    bool through_binary = true;
     for (const auto& [language, f] : one) {
         SCOPED_TRACE(f->path);
         int status = -1;
-        const auto json =
-            nlohmann::json::parse(run_sutra("outline --json " + shell_quote(f->path), &status));
-        ASSERT_EQ(status, 0);
+        ol::OutlineRequest outline_request;
+        outline_request.path = f->path;
+        outline_request.json = true;
+        const ol::CommandResult outlined = ol::run_outline(outline_request);
+        ASSERT_EQ(outlined.status, 0) << outlined.err;
+        if (through_binary) {
+            EXPECT_EQ(run_sutra("outline --json " + shell_quote(f->path), &status), outlined.out);
+            EXPECT_EQ(status, 0);
+        }
+        const auto json = nlohmann::json::parse(outlined.out);
         EXPECT_EQ(json["language"], std::string(ol::language_name(language)));
         EXPECT_EQ(json["bytes"], f->text.size());
         EXPECT_FALSE(json["partial"].get<bool>());
@@ -375,20 +386,34 @@ TEST(OutlineCli, SliceBytesEqualTheFileAtTheReportedRange) {
             const auto& js = json["symbols"][i];
             EXPECT_EQ(js["qualified_name"], s.qualified);
             ol::SymbolQuery q{s.qualified, s.kind, std::nullopt};
+            ol::SymbolRequest symbol;
+            symbol.path = f->path;
+            symbol.name = s.qualified;
+            symbol.kind = s.kind;
             std::string args =
                 shell_quote(f->path) + " " + shell_quote(s.qualified) + " --kind " + s.kind;
-            if (ol::find_symbols(f->outline, q).size() > 1)
+            if (ol::find_symbols(f->outline, q).size() > 1) {
+                symbol.line = s.first_line;
                 args += " --line " + std::to_string(s.first_line);
+            }
             const std::size_t begin = js["begin"], end = js["end"];
             std::string want = f->text.substr(begin, end - begin);
             if (!want.ends_with('\n')) want += '\n';
-            EXPECT_EQ(run_sutra("symbol " + args, &status), want) << s.qualified;
-            EXPECT_EQ(status, 0);
+            const ol::CommandResult verbatim = ol::run_symbol(symbol);
+            EXPECT_EQ(verbatim.out, want) << s.qualified;
+            EXPECT_EQ(verbatim.status, 0) << verbatim.err;
             std::string compact = ol::compact_text(f->text, f->outline, i);
             if (!compact.ends_with('\n')) compact += '\n';
-            EXPECT_EQ(run_sutra("symbol " + args + " --compact", &status), compact);
+            symbol.form = ol::SymbolRequest::Form::compact;
+            EXPECT_EQ(ol::run_symbol(symbol).out, compact);
+            if (through_binary) {
+                EXPECT_EQ(run_sutra("symbol " + args, &status), want) << s.qualified;
+                EXPECT_EQ(status, 0);
+                EXPECT_EQ(run_sutra("symbol " + args + " --compact", &status), compact);
+            }
             ++n;
         }
+        through_binary = false;
     }
 }
 

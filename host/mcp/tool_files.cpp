@@ -1,11 +1,11 @@
 // sutra_outline, sutra_symbol, sutra_read: the same answers as the CLI commands
-// (host/cli/outline_commands.hpp), read only under the server's roots. A file with syntax errors
+// (core/outline/file_commands.hpp), read only under the server's roots. A file with syntax errors
 // gives the partial answer with the warning, as an error result: never a silent "0 symbols".
 
 #include "core/config.hpp"
+#include "core/outline/file_commands.hpp"
 #include "core/posix_io.hpp"
 #include "core/utf8.hpp"
-#include "host/cli/outline_commands.hpp"
 #include "host/mcp/tool_defs.hpp"
 
 #include <fmt/format.h>
@@ -23,6 +23,8 @@
 namespace sutra::host::mcp {
 
 namespace {
+
+using namespace core::outline;
 
 Json path_schema() {
     return Json{{"type", "string"},
@@ -108,7 +110,7 @@ ToolOutcome call_outline(const Json& args, const ServerOptions& options) {
     request.within = file_roots(options);
     if (auto refused = outside_roots(request.path, options)) return *refused;
     request.language = args.value("language", "");
-    // One parse gives the text and the JSON forms (host/cli/outline_commands.hpp, `both`).
+    // One parse gives the text and the JSON forms (core/outline/file_commands.hpp, `both`).
     request.both = true;
     CommandResult r = run_outline(request);
     if (r.status != 0 && r.status != k_status_partial) return tool_error(r.err);

@@ -1,7 +1,7 @@
 #pragma once
-// `sutra outline`, `sutra symbol` and `sutra read` as functions from arguments to text, so the
-// CLI (host/cli/cli_outline.cpp) and the MCP tools (host/mcp/tool_files.cpp) give the same
-// answers.
+// The core's entries for source files: outline, symbol and read, as functions from a request to
+// the answer's text, so the CLI (host/cli/cli_outline.cpp, cli_read.cpp) and the MCP tools
+// (host/mcp/tool_files.cpp) give the same answers without either including the other.
 
 #include <nlohmann/json.hpp>
 
@@ -9,10 +9,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-namespace sutra::host {
+namespace sutra::core::outline {
 
 /// What a command prints: `out` to stdout, `err` (warnings, errors, without the "sutra: "
 /// prefix, one per line) to stderr, and the exit status: 0 done, 1 failed (unreadable file,
@@ -75,4 +76,7 @@ CommandResult run_symbol(const SymbolRequest& request);
 /// next call; `page` (when given) gets the same in fields.
 CommandResult run_read(const ReadRequest& request, ReadPage* page = nullptr);
 
-} // namespace sutra::host
+/// A whole decimal number of at most 19 digits, nothing else.
+std::optional<std::uint64_t> parse_u64(std::string_view s);
+
+} // namespace sutra::core::outline
