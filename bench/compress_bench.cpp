@@ -1,10 +1,10 @@
 // Hot loops of the text pipeline under Google Benchmark.
 
 #include "bench/inputs.hpp"
-#include "core/classify.hpp"
 #include "core/compress.hpp"
-#include "core/lines.hpp"
-#include "core/shape.hpp"
+#include "core/rewrite/classify.hpp"
+#include "core/rewrite/lines.hpp"
+#include "core/rewrite/shape.hpp"
 
 #include <benchmark/benchmark.h>
 

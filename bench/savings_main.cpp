@@ -17,7 +17,7 @@
 #include "bench/fixtures.hpp"
 #include "bench/view_checks.hpp"
 #include "core/compress.hpp"
-#include "core/store.hpp"
+#include "core/store/store.hpp"
 #include "core/tokenizer/tokenizer.hpp"
 
 #include <fmt/format.h>

@@ -6,7 +6,7 @@
 
 #include "core/config.hpp"
 #include "core/restore.hpp"
-#include "core/store.hpp"
+#include "core/store/store.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -148,7 +148,7 @@ inline std::vector<Marker> parse_markers(std::string_view view, std::string_view
         }
         if (!m.has_call && !out.empty() && !out.front().id.empty()) {
             // A later marker names only its range: the first marker's call with that range
-            // (core/marker.hpp, marker economy).
+            // (core/rewrite/marker.hpp, marker economy).
             const auto lines = t.rfind("lines ");
             const auto bytes = t.rfind("bytes ");
             const bool by_lines = lines != std::string_view::npos &&

@@ -1,15 +1,15 @@
 #include "core/compress.hpp"
 
-#include "core/classify.hpp"
-#include "core/json_rewrite.hpp"
-#include "core/line_runs.hpp"
-#include "core/lines.hpp"
-#include "core/printed_file.hpp"
-#include "core/shape.hpp"
+#include "core/rewrite/classify.hpp"
+#include "core/rewrite/json_rewrite.hpp"
+#include "core/rewrite/line_runs.hpp"
+#include "core/rewrite/lines.hpp"
+#include "core/rewrite/printed_file.hpp"
+#include "core/rewrite/shape.hpp"
+#include "core/rewrite/text_rewrite.hpp"
 #include "core/stats.hpp"
-#include "core/store.hpp"
-#include "core/store_options.hpp"
-#include "core/text_rewrite.hpp"
+#include "core/store/store.hpp"
+#include "core/store/store_options.hpp"
 #include "core/tokenizer/tokenizer.hpp"
 
 #include <fmt/core.h>
@@ -75,13 +75,13 @@ Response run(const Request& req, const Config& cfg) {
     default:
         break;
     }
-    // Long runs of identical lines condensed as they are indexed (core/line_runs.hpp).
+    // Long runs of identical lines condensed as they are indexed (core/rewrite/line_runs.hpp).
     const CondensedLines lines = index_condensed(in);
     r.original_lines = lines.original_lines();
     const bool small = in.size() < cfg.min_bytes ||
                        (r.original_lines < cfg.min_lines && in.size() <= cfg.max_view_bytes);
     if (small) return pass(std::move(r), "small");
-    // A printed file: every line is meant, whole up to the ceiling (core/printed_file.hpp).
+    // A printed file: every line is meant, whole up to the ceiling (core/rewrite/printed_file.hpp).
     const bool printed = r.shape != Shape::json && is_printed_file(req, in);
     if (printed && in.size() <= cfg.max_view_bytes) return pass(std::move(r), "printed-file");
 

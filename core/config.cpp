@@ -10,7 +10,7 @@
 #include "core/config.hpp"
 
 #include "core/config_file.hpp"
-#include "core/posix_io.hpp"
+#include "core/util/posix_io.hpp"
 
 #include <fmt/format.h>
 
@@ -266,7 +266,7 @@ std::string apply_env(Config& config, const std::map<std::string, std::string>& 
     return {};
 }
 
-// Bounded read of the user's file (core/read_file.hpp); a missing file is an empty config.
+// Bounded read of the user's file (core/util/read_file.hpp); a missing file is an empty config.
 std::expected<std::string, std::string> read_config_file(const std::string& path) {
     auto text = read_regular_file(path, k_max_config_bytes);
     if (text) return std::move(*text);

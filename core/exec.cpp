@@ -1,19 +1,19 @@
 // exec: the Driver that takes the output chunk by chunk: whole through compress while it fits
 // the window, else through the streaming planner and store writer, with one stats record. The
-// process side (process group, signals, watchdog, deadlines) is core/exec_process.cpp.
+// process side (process group, signals, watchdog, deadlines) is core/exec/exec_process.cpp.
 
 #include "core/exec.hpp"
 
-#include "core/classify.hpp"
 #include "core/compress.hpp"
-#include "core/exec_process.hpp"
-#include "core/exec_stream.hpp"
-#include "core/shape.hpp"
+#include "core/exec/exec_process.hpp"
+#include "core/exec/exec_stream.hpp"
+#include "core/rewrite/classify.hpp"
+#include "core/rewrite/shape.hpp"
+#include "core/rewrite/text_rewrite.hpp"
 #include "core/stats.hpp"
-#include "core/store.hpp"
-#include "core/store_options.hpp"
-#include "core/text_rewrite.hpp"
-#include "core/utf8.hpp"
+#include "core/store/store.hpp"
+#include "core/store/store_options.hpp"
+#include "core/util/utf8.hpp"
 
 #include <fmt/format.h>
 

@@ -1,15 +1,15 @@
 #pragma once
 // The core's second entry beside core::compress: runs one command (`sutra exec`, the MCP tool
 // sutra_exec) and compresses its output as it arrives. It spawns the command in a process group
-// of its own with one pipe for both standard output and standard error (core/exec_process.hpp:
+// of its own with one pipe for both standard output and standard error (core/exec/exec_process.hpp:
 // signals to the group, a watchdog, the grace after the command's exit, the time limit), and
 // takes the bytes in memory with core::compress while they fit a window, then with the
-// streaming planner (core/exec_stream.hpp) and a streaming store writer, in bounded memory. A
+// streaming planner (core/exec/exec_stream.hpp) and a streaming store writer, in bounded memory. A
 // store that cannot be written never costs the output (docs/exec.md). Front ends only
 // translate: they fill an ExecRequest and print or wrap the ExecResult.
 
 #include "core/config.hpp"
-#include "core/exec_process.hpp"
+#include "core/exec/exec_process.hpp"
 #include "core/request.hpp"
 
 #include <cstdint>
@@ -37,14 +37,15 @@ struct ExecRequest {
     /// Kill the command's whole process group (SIGKILL) once it has run this long, a hard bound
     /// on the call; 0: no limit. For callers that must answer, such as the MCP tool.
     unsigned timeout_seconds = 0;
-    /// The graces of core/exec_process.hpp: SIGKILL after a passed-on signal (or sutra's
+    /// The graces of core/exec/exec_process.hpp: SIGKILL after a passed-on signal (or sutra's
     /// death), and how long the pipe is read after the command's exit.
     std::chrono::milliseconds kill_grace = k_kill_grace;
     std::chrono::milliseconds drain_grace = k_drain_grace;
     /// End a non-zero status's view with "[sutra: command exited with status N]". Off for hosts
     /// that show the status themselves (Claude Code's "Exit code N").
     bool status_line = true;
-    Outliner outliner; ///< a printed file's outline past the ceiling (core/printed_file.hpp)
+    Outliner
+        outliner; ///< a printed file's outline past the ceiling (core/rewrite/printed_file.hpp)
     /// The view's ceiling when the command exits 0 and its output fits the window; 0: the
     /// configured one, as for a failure.
     std::uint64_t max_view_bytes_on_success = 0;

@@ -52,9 +52,9 @@ struct OutlineLine {
     std::uint64_t depth = 0;
 };
 
-/// The outline of a printed file past the view ceiling (core/printed_file.hpp); `name` is the
-/// file's name as the command gave it ("" when unknown), which tells the language. Empty when it
-/// has none. Front ends that link tree-sitter set it; the core never calls anything else.
+/// The outline of a printed file past the view ceiling (core/rewrite/printed_file.hpp); `name` is
+/// the file's name as the command gave it ("" when unknown), which tells the language. Empty when
+/// it has none. Front ends that link tree-sitter set it; the core never calls anything else.
 using Outliner =
     std::function<std::vector<OutlineLine>(std::string_view text, std::string_view name)>;
 

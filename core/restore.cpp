@@ -1,14 +1,14 @@
 #include "core/restore.hpp"
 
-#include "core/classify.hpp"
 #include "core/config.hpp"
-#include "core/lines.hpp"
-#include "core/marker.hpp"
-#include "core/ranges.hpp"
+#include "core/rewrite/classify.hpp"
+#include "core/rewrite/lines.hpp"
+#include "core/rewrite/marker.hpp"
+#include "core/rewrite/ranges.hpp"
+#include "core/rewrite/text_rewrite.hpp"
 #include "core/stats.hpp"
-#include "core/store_options.hpp"
-#include "core/text_rewrite.hpp"
-#include "core/utf8.hpp"
+#include "core/store/store_options.hpp"
+#include "core/util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -152,8 +152,8 @@ std::expected<RestoreResult, RestoreError> restore_impl(const Store& store, cons
     auto content_or = store.read_all(q.id);
     if (!content_or) return std::unexpected(from_store(content_or.error(), q.id));
     const std::string_view content = *content_or;
-    // One index of the original for every mode (core/lines.hpp's line model), the --critical
-    // listing's classification included.
+    // One index of the original for every mode (core/rewrite/lines.hpp's line model), the
+    // --critical listing's classification included.
     const LineIndex index = index_lines(content);
     const std::vector<std::uint64_t>& starts = index.starts;
     const std::uint64_t lines = index.count();
@@ -170,7 +170,7 @@ std::expected<RestoreResult, RestoreError> restore_impl(const Store& store, cons
         break;
     }
     case RestoreMode::lines: {
-        // The one rule of every line range (core/ranges.hpp): a last line past the end is
+        // The one rule of every line range (core/rewrite/ranges.hpp): a last line past the end is
         // clamped, like a byte range's end.
         const auto span = check_line_span({q.start, q.end}, lines);
         if (!span) return fail(Code::bad_range, span.error());

@@ -4,7 +4,7 @@
 
 #include "core/config.hpp"
 #include "core/request.hpp"
-#include "core/store.hpp"
+#include "core/store/store.hpp"
 
 #include <cstdint>
 #include <expected>
@@ -14,8 +14,8 @@
 
 namespace sutra::core {
 
-/// critical: the lines the rewrite treats as errors (core/text_rewrite.hpp critical_lines), one
-/// per line as `LINE:text`, within lines start-end when start > 0.
+/// critical: the lines the rewrite treats as errors (core/rewrite/text_rewrite.hpp critical_lines),
+/// one per line as `LINE:text`, within lines start-end when start > 0.
 enum class RestoreMode { bytes, lines, search, full, critical };
 
 struct RestoreQuery {

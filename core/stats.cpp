@@ -1,7 +1,7 @@
 #include "core/stats.hpp"
 
-#include "core/posix_io.hpp"
 #include "core/stats_command.hpp"
+#include "core/util/posix_io.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -35,8 +35,8 @@ std::string log_path(const Config& config) {
 enum class MakeDir { yes, no };
 
 void append_line(const Config& config, const std::string& line, MakeDir make = MakeDir::yes) {
-    // The store directory, created and checked as the store does (core/posix_io.hpp): a symlinked
-    // or foreign directory gets no log.
+    // The store directory, created and checked as the store does (core/util/posix_io.hpp): a
+    // symlinked or foreign directory gets no log.
     const std::string dir_path = resolve_store_dir(config);
     auto dir = make == MakeDir::yes ? make_private_dir(dir_path) : open_private_dir(dir_path);
     if (!dir) return;

@@ -1,6 +1,6 @@
 #include "core/trust.hpp"
 
-#include "core/posix_io.hpp"
+#include "core/util/posix_io.hpp"
 
 #include <fmt/format.h>
 #include <sodium.h>
@@ -48,7 +48,7 @@ std::string canonical_dir(const std::string& dir) {
 
 /// Reads a small private file without following a symlink and without blocking on a FIFO:
 /// regular, owned by us, not writable by group or others, at most `limit` bytes
-/// (core/read_file.hpp, every check on the descriptor).
+/// (core/util/read_file.hpp, every check on the descriptor).
 std::expected<std::string, std::string> read_private(const std::string& path, std::size_t limit) {
     ReadRules rules;
     rules.limit = limit;

@@ -3,10 +3,10 @@
 #include "fuzz/fuzz_support.hpp"
 
 #include "core/compress.hpp"
-#include "core/lines.hpp"
-#include "core/marker.hpp"
-#include "core/shape.hpp"
-#include "core/store.hpp"
+#include "core/rewrite/lines.hpp"
+#include "core/rewrite/marker.hpp"
+#include "core/rewrite/shape.hpp"
+#include "core/store/store.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -83,8 +83,8 @@ void check_text_view(std::string_view input, const core::Response& r, const core
     ctx.ttl_seconds = c.ttl_seconds;
     ctx.store_disabled = !c.store_enabled;
     std::string view = r.view;
-    // The closing notes (core/marker.cpp: what cleaning removed, the errors inside markers) are
-    // lines of their own at the end, after a newline the view adds when the output had none.
+    // The closing notes (core/rewrite/marker.cpp: what cleaning removed, the errors inside markers)
+    // are lines of their own at the end, after a newline the view adds when the output had none.
     bool notes = false;
     for (;;) {
         const std::size_t start = view.size() < 2 ? 0 : view.rfind('\n', view.size() - 2);

@@ -5,7 +5,7 @@
 
 #include "core/config.hpp"
 #include "core/request.hpp"
-#include "core/store_options.hpp"
+#include "core/store/store_options.hpp"
 
 #include <cstddef>
 #include <cstdint>

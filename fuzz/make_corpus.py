@@ -155,7 +155,7 @@ for name, text in mcp.items():
     write("mcp", name, text)
 
 # Deep nesting: 100,000 levels (200 KB) followed by another key, past every parser's depth limit
-# (core/json_nesting.hpp); scripts/fuzz.sh gives these targets a max_len that holds it whole and
+# (core/util/json_nesting.hpp); scripts/fuzz.sh gives these targets a max_len that holds it whole and
 # fuzz/nesting.dict, so mutations keep reaching such depths.
 deep = "[" * 100000 + "]" * 100000
 write("json", "deep", bytes([0]) + ('{"a":' + deep + ',"b":1}').encode())

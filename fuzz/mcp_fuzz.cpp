@@ -6,7 +6,7 @@
 
 #include "core/outline/file_commands.hpp"
 #include "core/outline/outline.hpp"
-#include "core/store.hpp"
+#include "core/store/store.hpp"
 #include "host/cli/cli.hpp"
 
 #include <nlohmann/json.hpp>

@@ -6,7 +6,7 @@
 // printing nothing on error and the exact original for --all.
 
 #include "core/restore.hpp"
-#include "core/store.hpp"
+#include "core/store/store.hpp"
 #include "host/cli/cli.hpp"
 
 #include "fuzz/fuzz_support.hpp"

@@ -18,7 +18,7 @@ targets=("${@:-${all_targets[@]}}")
 
 # Inputs longer than this are not generated: big enough for each format's interesting shapes,
 # and for the targets that parse JSON, a value nested 100,000 levels deep (200 KB; their "deep"
-# seeds) past core/json_nesting.hpp's limit.
+# seeds) past core/util/json_nesting.hpp's limit.
 max_len() {
   case "$1" in
     json | mcp | adapter_*) echo 262144 ;;

@@ -2,9 +2,9 @@
 
 #include "bench/inputs.hpp"
 #include "core/compress.hpp"
-#include "core/shape.hpp"
-#include "core/store.hpp"
-#include "core/store_options.hpp"
+#include "core/rewrite/shape.hpp"
+#include "core/store/store.hpp"
+#include "core/store/store_options.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

@@ -8,13 +8,13 @@
 //    core's line cleaning: nothing invented;
 //  - the view stays under the ceiling, whatever the output.
 
-#include "core/classify.hpp"
-#include "core/exec_stream.hpp"
-#include "core/lines.hpp"
-#include "core/marker.hpp"
+#include "core/exec/exec_stream.hpp"
 #include "core/restore.hpp"
-#include "core/store.hpp"
-#include "core/text_rewrite.hpp"
+#include "core/rewrite/classify.hpp"
+#include "core/rewrite/lines.hpp"
+#include "core/rewrite/marker.hpp"
+#include "core/rewrite/text_rewrite.hpp"
+#include "core/store/store.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

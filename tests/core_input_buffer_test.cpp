@@ -1,8 +1,8 @@
-// core/input_buffer.hpp: `sutra compress` reads its whole input with it, so every byte of a file
-// or a pipe must arrive, whatever its size against the buffer's first guess and its doublings,
+// core/util/input_buffer.hpp: `sutra compress` reads its whole input with it, so every byte of a
+// file or a pipe must arrive, whatever its size against the buffer's first guess and its doublings,
 // and the limit must say when the input goes on.
 
-#include "core/input_buffer.hpp"
+#include "core/util/input_buffer.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

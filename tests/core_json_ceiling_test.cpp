@@ -1,5 +1,5 @@
-// One ceiling for every JSON view (core/json_rewrite.cpp's fit_ceiling, core/compress.cpp): large
-// flat maps and scalar arrays fold their middles, key items (critical words, eslint's
+// One ceiling for every JSON view (core/rewrite/json_rewrite.cpp's fit_ceiling, core/compress.cpp):
+// large flat maps and scalar arrays fold their middles, key items (critical words, eslint's
 // `"severity": 2` entries) stay as far as the ceiling allows, evenly spread and counted by the
 // markers when they cannot all fit, and a JSON document after lines of text (stderr before a
 // tool's JSON) is rewritten in place. Generated documents of every kind are checked through
@@ -8,10 +8,10 @@
 // bytes, and putting each elided range back where its marker sits gives the original's value.
 
 #include "core/compress.hpp"
-#include "core/json_rewrite.hpp"
-#include "core/marker.hpp"
-#include "core/shape.hpp"
-#include "core/store.hpp"
+#include "core/rewrite/json_rewrite.hpp"
+#include "core/rewrite/marker.hpp"
+#include "core/rewrite/shape.hpp"
+#include "core/store/store.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // of its marker gives back the original document's value. The strict scanner is checked against
 // nlohmann's parser on random mutations, plus a list of documents it must refuse.
 
-#include "core/json_rewrite.hpp"
+#include "core/rewrite/json_rewrite.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -4,9 +4,9 @@
 // holds whatever the shape.
 
 #include "core/compress.hpp"
-#include "core/json_rewrite.hpp"
-#include "core/store.hpp"
-#include "core/text_rewrite.hpp"
+#include "core/rewrite/json_rewrite.hpp"
+#include "core/rewrite/text_rewrite.hpp"
+#include "core/store/store.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

@@ -1,13 +1,13 @@
 // Outputs of one line over and over (issue 25): long runs of identical lines are indexed
-// condensed (core/line_runs.hpp), planned as a few lines, and still give exact views and
+// condensed (core/rewrite/line_runs.hpp), planned as a few lines, and still give exact views and
 // restores. How fast is bench/degenerate_bench.cpp's question; these tests check what is shown.
 
-#include "core/byte_scan.hpp"
 #include "core/compress.hpp"
-#include "core/line_runs.hpp"
-#include "core/lines.hpp"
-#include "core/store.hpp"
-#include "core/text_rewrite.hpp"
+#include "core/rewrite/line_runs.hpp"
+#include "core/rewrite/lines.hpp"
+#include "core/rewrite/text_rewrite.hpp"
+#include "core/store/store.hpp"
+#include "core/util/byte_scan.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

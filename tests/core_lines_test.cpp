@@ -1,6 +1,6 @@
-#include "core/classify.hpp"
-#include "core/lines.hpp"
-#include "core/utf8.hpp"
+#include "core/rewrite/classify.hpp"
+#include "core/rewrite/lines.hpp"
+#include "core/util/utf8.hpp"
 
 #include <gtest/gtest.h>
 

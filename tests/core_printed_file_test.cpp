@@ -1,10 +1,10 @@
 // A printed file comes back whole up to the ceiling, and past it as its outline with exact
-// restore calls (core/printed_file.hpp).
+// restore calls (core/rewrite/printed_file.hpp).
 
 #include "core/compress.hpp"
-#include "core/printed_file.hpp"
-#include "core/store.hpp"
-#include "core/store_options.hpp"
+#include "core/rewrite/printed_file.hpp"
+#include "core/store/store.hpp"
+#include "core/store/store_options.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

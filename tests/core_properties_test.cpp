@@ -7,11 +7,11 @@
 //  - never worse, and never over the ceiling;
 //  - the same bytes give the same view in another process.
 
-#include "core/classify.hpp"
 #include "core/compress.hpp"
-#include "core/lines.hpp"
-#include "core/marker.hpp"
-#include "core/store.hpp"
+#include "core/rewrite/classify.hpp"
+#include "core/rewrite/lines.hpp"
+#include "core/rewrite/marker.hpp"
+#include "core/store/store.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -218,8 +218,8 @@ TEST(Properties, ManyRunsOfSimilarLinesKeepKeyLinesAndRestore) {
 }
 
 // Outputs made of long runs of identical lines (blank, spaces, CRLF, one character, escapes,
-// redraws, errors, long lines), which the rewrite plans condensed (core/line_runs.hpp): every
-// property holds as for any output, markers included that count a run's copies.
+// redraws, errors, long lines), which the rewrite plans condensed (core/rewrite/line_runs.hpp):
+// every property holds as for any output, markers included that count a run's copies.
 std::string copies_log(std::mt19937& rng) {
     static const std::string kinds[] = {"\n",
                                         " \n",

@@ -1,11 +1,11 @@
-// Line and byte ranges (core/ranges.hpp): one syntax, one set of rules and one pager for every
-// mode and front end. The pager is checked as a property: for random texts, spans and bounds,
+// Line and byte ranges (core/rewrite/ranges.hpp): one syntax, one set of rules and one pager for
+// every mode and front end. The pager is checked as a property: for random texts, spans and bounds,
 // the pages (and the rest of any line cut) concatenated are exactly the lines asked for, each
 // once, in file order; no page is over its bound, and every page holds something.
 
-#include "core/lines.hpp"
-#include "core/ranges.hpp"
-#include "core/utf8.hpp"
+#include "core/rewrite/lines.hpp"
+#include "core/rewrite/ranges.hpp"
+#include "core/util/utf8.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 #include "core/config.hpp"
 #include "core/restore.hpp"
-#include "core/store.hpp"
-#include "core/store_options.hpp"
-#include "core/utf8.hpp"
+#include "core/store/store.hpp"
+#include "core/store/store_options.hpp"
+#include "core/util/utf8.hpp"
 
 #include <gtest/gtest.h>
 
@@ -343,7 +343,7 @@ TEST_F(RestoreTest, BadRangesNameTheValidRange) {
 }
 
 // `--lines A-B` and `--critical --lines A-B` take and refuse the same ranges, in the same words
-// (core/ranges.hpp); 0-0 is refused in both, not taken as "everything".
+// (core/rewrite/ranges.hpp); 0-0 is refused in both, not taken as "everything".
 TEST_F(RestoreTest, LineRangesFollowOneRuleInEveryMode) {
     std::string original;
     for (int i = 1; i <= 30; ++i) original += i % 5 == 0 ? "error: step failed\n" : "ok\n";

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
+#include "core/rewrite/shape.hpp"
 
-#include "core/shape.hpp"
+#include <gtest/gtest.h>
 
 namespace sutra::core {
 namespace {
@@ -9,7 +9,8 @@ TEST(Shape, DetectsDiffsAnywhere) {
     EXPECT_TRUE(contains_diff("diff --git a/x b/x\nindex 1..2\n"));
     EXPECT_TRUE(contains_diff("log line\n--- a/f.c\n+++ b/f.c\n@@ -1,2 +1,3 @@\n x\n"));
     EXPECT_TRUE(contains_diff("--- f\n+++ f\n@@ -1 +1 @@\n-a\n+b\n"));
-    EXPECT_TRUE(contains_diff("From 3b18e512dba79e4c8300dd08aeb37f8e728b8dad Mon Sep 17 00:00:00 2001\n"));
+    EXPECT_TRUE(
+        contains_diff("From 3b18e512dba79e4c8300dd08aeb37f8e728b8dad Mon Sep 17 00:00:00 2001\n"));
     EXPECT_FALSE(contains_diff("--- separator ---\n+++ plus +++\nno hunk\n"));
     EXPECT_FALSE(contains_diff("@@ -1 +1 @@ without headers\n"));
 }
@@ -19,8 +20,9 @@ TEST(Shape, ClassifiesCommonOutputs) {
     EXPECT_EQ(detect_shape(std::string("\0\1\2", 3)), Shape::binary);
     EXPECT_EQ(detect_shape("{\"a\": [1, 2]}"), Shape::json);
     EXPECT_EQ(detect_shape("[1, 2"), Shape::text);
-    EXPECT_EQ(detect_shape("Traceback (most recent call last):\n  File \"x\", line 1\nValueError\n"),
-              Shape::traceback);
+    EXPECT_EQ(
+        detect_shape("Traceback (most recent call last):\n  File \"x\", line 1\nValueError\n"),
+        Shape::traceback);
     EXPECT_EQ(detect_shape("== test session starts ==\nt.py::a PASSED\n"), Shape::test_log);
     EXPECT_EQ(detect_shape("a.c:1:2: error: x\n"), Shape::build_log);
     EXPECT_EQ(detect_shape("hello\nworld\n"), Shape::text);

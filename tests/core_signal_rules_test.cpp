@@ -5,11 +5,11 @@
 // in a stream counted by its markers, and the context repeated under every diagnostic folded
 // after the first few.
 
-#include "core/classify.hpp"
 #include "core/compress.hpp"
-#include "core/diagnostic_lines.hpp"
-#include "core/exec_stream.hpp"
-#include "core/text_rewrite.hpp"
+#include "core/exec/exec_stream.hpp"
+#include "core/rewrite/classify.hpp"
+#include "core/rewrite/diagnostic_lines.hpp"
+#include "core/rewrite/text_rewrite.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

@@ -5,8 +5,8 @@
 #include "core/config.hpp"
 #include "core/restore.hpp"
 #include "core/stats.hpp"
-#include "core/store.hpp"
-#include "core/store_options.hpp"
+#include "core/store/store.hpp"
+#include "core/store/store_options.hpp"
 #include "tests/test_util.hpp"
 
 #include <gmock/gmock.h>

@@ -1,4 +1,4 @@
-#include "core/store.hpp"
+#include "core/store/store.hpp"
 
 #include <gtest/gtest.h>
 

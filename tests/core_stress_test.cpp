@@ -3,7 +3,7 @@
 // random choice comes from a fixed seed.
 
 #include "core/compress.hpp"
-#include "core/store.hpp"
+#include "core/store/store.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

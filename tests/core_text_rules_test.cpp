@@ -5,8 +5,8 @@
 
 #include "core/compress.hpp"
 #include "core/restore.hpp"
-#include "core/store.hpp"
-#include "core/text_rewrite.hpp"
+#include "core/rewrite/text_rewrite.hpp"
+#include "core/store/store.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // Then the crash guard itself: a module that overflows its stack still ends in a silent exit 0.
 // Each case runs as a child process, so a crash or a hang fails the test instead of ending it.
 
-#include "core/json_nesting.hpp"
+#include "core/util/json_nesting.hpp"
 #include "host/dispatch/hook_dispatch.hpp"
 #include "host/dispatch/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"

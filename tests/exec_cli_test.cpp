@@ -3,7 +3,7 @@
 // interleave, a small run gives `sutra compress`'s view, a large run restores exactly, and a
 // long output runs in bounded memory (peak RSS from GNU time).
 
-#include "core/store.hpp"
+#include "core/store/store.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -573,7 +573,7 @@ TEST_F(ExecFixture, TheCommandDoesNotOutliveAKilledSutra) {
     expect_a_killed_sutra_leaves_nothing_running();
 }
 
-// The watchdog is its own small program (core/exec_watchdog.hpp), found beside the modules:
+// The watchdog is its own small program (core/exec/exec_watchdog.hpp), found beside the modules:
 // while the command runs, a process of that program watches it.
 TEST_F(ExecFixture, TheWatchdogIsItsOwnSmallProgram) {
     const std::string program =

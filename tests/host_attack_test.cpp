@@ -4,7 +4,7 @@
 // Anything that could block runs in a child with an alarm, so a hang fails instead of stalling.
 
 #include "core/compress.hpp"
-#include "core/store.hpp"
+#include "core/store/store.hpp"
 #include "host/dispatch/hook_dispatch.hpp"
 #include "host/dispatch/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"

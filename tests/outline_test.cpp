@@ -11,7 +11,7 @@
 #include "core/outline/outline.hpp"
 #include "core/outline/render.hpp"
 #include "core/outline/source_text.hpp"
-#include "core/ranges.hpp"
+#include "core/rewrite/ranges.hpp"
 #include "tests/test_util.hpp"
 
 #include <fmt/format.h>
@@ -482,8 +482,8 @@ TEST(OutlineCli, HeaderErrorsAndExitCodes) {
     EXPECT_NE(tool.find("\nfunction main 2-4  main()\n"), std::string::npos) << tool;
 }
 
-// Pages of a real file's lines (core/ranges.hpp, as `sutra read` pages them), followed to the end,
-// are exactly the lines asked for, each once.
+// Pages of a real file's lines (core/rewrite/ranges.hpp, as `sutra read` pages them), followed to
+// the end, are exactly the lines asked for, each once.
 std::string read_by_pages(const std::string& text,
                           const sutra::core::LineIndex& lines,
                           std::vector<sutra::core::LineSpan> spans,

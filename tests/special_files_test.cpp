@@ -4,7 +4,7 @@
 // instead of stalling it; a FIFO is never opened for writing here, so nothing ever unblocks one.
 // (The host-persisted output has its own cases in tests/host_attack_test.cpp, AttackPersisted.)
 
-#include "core/posix_io.hpp"
+#include "core/util/posix_io.hpp"
 #include "host/dispatch/plugin_registry.hpp"
 #include "tests/host_test_util.hpp"
 #include "tests/test_util.hpp"

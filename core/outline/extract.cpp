@@ -11,7 +11,7 @@
 #include "core/outline/extract.hpp"
 
 #include "core/outline/source_text.hpp"
-#include "core/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 #include <algorithm>
 #include <map>

@@ -8,10 +8,10 @@
 #include "core/outline/outline.hpp"
 #include "core/outline/render.hpp"
 #include "core/outline/source_text.hpp"
-#include "core/posix_io.hpp"
-#include "core/ranges.hpp"
+#include "core/rewrite/ranges.hpp"
 #include "core/tokenizer/tokenizer.hpp"
-#include "core/utf8.hpp"
+#include "core/util/posix_io.hpp"
+#include "core/util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

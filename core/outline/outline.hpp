@@ -7,9 +7,9 @@
 // header, Rust's `pub`), and never the comments before it. Ranges nest: a symbol lies wholly
 // inside its parent or after it.
 
-#include "core/lines.hpp"
-#include "core/request.hpp"
 #include "core/outline/language.hpp"
+#include "core/request.hpp"
+#include "core/rewrite/lines.hpp"
 
 #include <cstddef>
 #include <expected>
@@ -73,7 +73,7 @@ std::expected<std::vector<std::size_t>, std::string>
 parse_error_lines(std::string_view text, Language language, std::size_t limit = 20);
 
 /// The lines where the symbols of a printed file start, with their depth: the outline a
-/// compressed view shows of a file past the view ceiling (core/printed_file.hpp; it fits
+/// compressed view shows of a file past the view ceiling (core/rewrite/printed_file.hpp; it fits
 /// core::Outliner). `name` is the file's name as the command gave it, which tells the language
 /// (else a `#!` line). Empty when the language is unknown or the outline cannot be made.
 std::vector<OutlineLine> printed_file_outline(std::string_view text, std::string_view name);

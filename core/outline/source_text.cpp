@@ -2,7 +2,7 @@
 
 #include "core/outline/source_text.hpp"
 
-#include "core/posix_io.hpp"
+#include "core/util/posix_io.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@ namespace sutra::core::outline {
 
 std::expected<std::string, std::string> read_source_file(const std::string& path,
                                                          const std::vector<std::string>& within) {
-    // A path the user or an MCP call names: core/read_file.hpp's rule (never blocks on a FIFO,
+    // A path the user or an MCP call names: core/util/read_file.hpp's rule (never blocks on a FIFO,
     // reads nothing but a regular file, bounded).
     auto text = read_regular_file(path, k_max_source_bytes, Links::follow, within);
     if (!text) {

@@ -2,9 +2,9 @@
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
-#include "core/input_buffer.hpp"
 #include "core/outline/outline.hpp"
-#include "core/posix_io.hpp"
+#include "core/util/input_buffer.hpp"
+#include "core/util/posix_io.hpp"
 #include "host/cli/cli.hpp"
 #include "host/response_json.hpp"
 

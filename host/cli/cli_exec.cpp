@@ -4,8 +4,8 @@
 #include "core/config.hpp"
 #include "core/exec.hpp"
 #include "core/outline/outline.hpp"
-#include "core/posix_io.hpp"
 #include "core/stats.hpp"
+#include "core/util/posix_io.hpp"
 #include "host/cli/cli.hpp"
 #include "host/response_json.hpp"
 

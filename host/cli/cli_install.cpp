@@ -1,7 +1,7 @@
 // `sutra detect|install|uninstall|doctor`: each adapter module owns its host's files; this file
 // only finds the modules, passes them the dispatcher's absolute path and prints their answers.
 
-#include "core/posix_io.hpp"
+#include "core/util/posix_io.hpp"
 #include "host/cli/cli.hpp"
 #include "host/dispatch/plugin_registry.hpp"
 

@@ -3,8 +3,8 @@
 
 #include "core/config.hpp"
 #include "core/outline/file_commands.hpp"
-#include "core/posix_io.hpp"
 #include "core/restore.hpp"
+#include "core/util/posix_io.hpp"
 #include "host/cli/cli.hpp"
 
 #include <cstdio>

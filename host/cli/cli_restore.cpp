@@ -3,9 +3,9 @@
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
-#include "core/posix_io.hpp"
-#include "core/ranges.hpp"
 #include "core/restore.hpp"
+#include "core/rewrite/ranges.hpp"
+#include "core/util/posix_io.hpp"
 #include "host/cli/cli.hpp"
 
 #include <cerrno>
@@ -71,7 +71,7 @@ int cmd_restore(const Args& args) {
             q.start = r->first;
             q.end = r->second;
         } else if (a == "--lines") {
-            // The syntax every line range shares (core/ranges.hpp), one range here.
+            // The syntax every line range shares (core/rewrite/ranges.hpp), one range here.
             auto v = value();
             auto spans = core::parse_line_spans(v.value_or(""));
             if (!spans || spans->size() != 1) {

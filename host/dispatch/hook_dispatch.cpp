@@ -4,9 +4,9 @@
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
-#include "core/json_nesting.hpp"
-#include "core/read_file.hpp"
-#include "core/utf8.hpp"
+#include "core/util/json_nesting.hpp"
+#include "core/util/read_file.hpp"
+#include "core/util/utf8.hpp"
 #include "host/dispatch/plugin_registry.hpp"
 
 #include <fmt/core.h>
@@ -70,7 +70,7 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
     if (st.st_nlink != 1) return fail("has other hard links");
     if (static_cast<std::uint64_t>(st.st_size) != expected_size)
         return fail(fmt::format("size {} differs from the reported {}", st.st_size, expected_size));
-    // Read by core/read_file.hpp's rule, with the checks above repeated on the descriptor: the
+    // Read by core/util/read_file.hpp's rule, with the checks above repeated on the descriptor: the
     // name may have been swapped after lstat.
     core::ReadRules rules;
     rules.limit = expected_size;

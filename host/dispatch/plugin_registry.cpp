@@ -3,7 +3,7 @@
 
 #include "host/dispatch/plugin_registry.hpp"
 
-#include "core/posix_io.hpp"
+#include "core/util/posix_io.hpp"
 
 #include <boost/dll/shared_library.hpp>
 #include <fmt/core.h>

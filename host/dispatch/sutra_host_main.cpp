@@ -3,7 +3,7 @@
 // 0 and prints nothing on any error (fail open: the host keeps its original result); with
 // SUTRA_DEBUG set, the reason goes to stderr.
 
-#include "core/posix_io.hpp"
+#include "core/util/posix_io.hpp"
 #include "host/dispatch/hook_dispatch.hpp"
 #include "host/dispatch/plugin_registry.hpp"
 

@@ -3,7 +3,7 @@
 
 #include "host/mcp/arguments.hpp"
 
-#include "core/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 #include <fmt/format.h>
 

@@ -6,8 +6,8 @@
 // version in each request's _meta).
 
 #include "core/compress.hpp"
-#include "core/json_nesting.hpp"
-#include "core/posix_io.hpp"
+#include "core/util/json_nesting.hpp"
+#include "core/util/posix_io.hpp"
 #include "host/cli/cli.hpp"
 #include "host/mcp/tools.hpp"
 
@@ -106,7 +106,7 @@ std::string clip(std::string_view s, std::size_t n) {
 
 /// Runs the calls that run a command (sutra_exec) one after another on a thread of their own,
 /// so the server keeps answering everything else meanwhile. One at a time: a command's process
-/// group and signal forwarding are per process (core/exec_process.cpp).
+/// group and signal forwarding are per process (core/exec/exec_process.cpp).
 class CommandWorker {
 public:
     void post(std::function<void()> job) {

@@ -4,7 +4,7 @@
 #include "core/compress.hpp"
 #include "core/config.hpp"
 #include "core/outline/outline.hpp"
-#include "core/store.hpp"
+#include "core/store/store.hpp"
 #include "host/mcp/tool_defs.hpp"
 #include "host/response_json.hpp"
 

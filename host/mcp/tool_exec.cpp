@@ -7,7 +7,7 @@
 #include "core/config.hpp"
 #include "core/exec.hpp"
 #include "core/outline/outline.hpp"
-#include "core/utf8.hpp"
+#include "core/util/utf8.hpp"
 #include "host/mcp/tool_defs.hpp"
 #include "host/response_json.hpp"
 

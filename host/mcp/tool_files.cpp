@@ -4,8 +4,8 @@
 
 #include "core/config.hpp"
 #include "core/outline/file_commands.hpp"
-#include "core/posix_io.hpp"
-#include "core/utf8.hpp"
+#include "core/util/posix_io.hpp"
+#include "core/util/utf8.hpp"
 #include "host/mcp/tool_defs.hpp"
 
 #include <fmt/format.h>
@@ -65,7 +65,7 @@ std::vector<std::string> file_roots(const ServerOptions& options) {
 
 // A host's Read deny rules do not govern these tools, so they read only under the server's
 // roots. Asked here by name for a clear answer; the read itself checks the file it opened
-// (core/posix_io.hpp), so a link swapped in between leads nowhere outside.
+// (core/util/posix_io.hpp), so a link swapped in between leads nowhere outside.
 std::optional<Json> outside_roots(const std::string& path, const ServerOptions& options) {
     char buf[PATH_MAX];
     if (::realpath(path.c_str(), buf) == nullptr)
@@ -164,7 +164,7 @@ ToolOutcome call_symbol(const Json& args, const ServerOptions& options) {
 
 Json read_input_schema() {
     // No pattern on the ranges: they are checked by the rule every command shares
-    // (core/ranges.hpp), which says what is wrong in the same words as the CLI.
+    // (core/rewrite/ranges.hpp), which says what is wrong in the same words as the CLI.
     return Json{
         {"type", "object"},
         {"properties",

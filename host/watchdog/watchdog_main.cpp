@@ -1,11 +1,12 @@
-// sutra-watchdog: the watchdog of `sutra exec` as a program of its own (core/exec_watchdog.hpp).
-// sutra starts it with posix_spawn, which copies none of sutra's memory: forking sutra instead
-// cost ~4 ms a run, on every command the Bash route wraps (docs/benchmark.md, "Session 11"). It
-// is linked statically and uses the C library only, so it starts in about a millisecond.
+// sutra-watchdog: the watchdog of `sutra exec` as a program of its own
+// (core/exec/exec_watchdog.hpp). sutra starts it with posix_spawn, which copies none of sutra's
+// memory: forking sutra instead cost ~4 ms a run, on every command the Bash route wraps
+// (docs/benchmark.md, "Session 11"). It is linked statically and uses the C library only, so it
+// starts in about a millisecond.
 //
 //   sutra-watchdog GRACE_MS      started leading its own process group, the control pipe on fd 3
 
-#include "core/exec_watchdog.hpp"
+#include "core/exec/exec_watchdog.hpp"
 
 #include <cstdlib>
 #include <unistd.h>

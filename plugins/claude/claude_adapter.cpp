@@ -9,7 +9,7 @@
 // $CLAUDE_CONFIG_DIR/.claude.json); while that entry is there, markers name the tool as the
 // model sees it, mcp__sutra__sutra_restore, else the shell route `sutra restore …`.
 
-#include "core/json_nesting.hpp"
+#include "core/util/json_nesting.hpp"
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/claude/bash_route.hpp"
 #include "plugins/claude/permission_guard.hpp"

@@ -4,8 +4,8 @@
 
 #include "plugins/claude/permission_rules.hpp"
 
-#include "core/json_nesting.hpp"
-#include "core/read_file.hpp"
+#include "core/util/json_nesting.hpp"
+#include "core/util/read_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -66,7 +66,8 @@ template <std::size_t N> bool among(const std::array<const char*, N>& set, std::
 
 enum class Read { ok, absent, failed };
 
-// The whole file, bounded (core/read_file.hpp): a FIFO or device is never opened blocking or read.
+// The whole file, bounded (core/util/read_file.hpp): a FIFO or device is never opened blocking or
+// read.
 Read read_bounded(const std::string& path, std::size_t bound, std::string& out, std::string& why) {
     auto text = core::read_regular_file(path, bound);
     if (text) {

@@ -2,7 +2,7 @@
 
 #include "plugins/codex/app_server.hpp"
 
-#include "core/json_nesting.hpp"
+#include "core/util/json_nesting.hpp"
 
 #include <cerrno>
 #include <csignal>

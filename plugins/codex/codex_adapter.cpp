@@ -6,7 +6,7 @@
 // `enabled = false`), markers name the tool as Codex shows it to the model,
 // mcp__sutra__sutra_restore, else the shell route `sutra restore …`.
 
-#include "core/json_nesting.hpp"
+#include "core/util/json_nesting.hpp"
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/codex/config_toml.hpp"
 #include "plugins/codex/hook_trust.hpp"

@@ -2,7 +2,7 @@
 
 #include "plugins/codex/config_toml.hpp"
 
-#include "core/json_nesting.hpp"
+#include "core/util/json_nesting.hpp"
 
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>

@@ -2,7 +2,7 @@
 
 #include "plugins/common/adapter_calls.hpp"
 
-#include "core/json_nesting.hpp"
+#include "core/util/json_nesting.hpp"
 namespace sutra::plugins::common {
 
 Options parse_options(std::string_view json_text) {

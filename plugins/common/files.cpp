@@ -2,7 +2,7 @@
 
 #include "plugins/common/files.hpp"
 
-#include "core/read_file.hpp"
+#include "core/util/read_file.hpp"
 #include "plugins/common/paths.hpp"
 
 #include <algorithm>
@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 constexpr std::size_t k_max_text_bytes = 64u << 20;
 
 std::optional<std::string> read_text(const std::string& path) {
-    // core/read_file.hpp's rule (header-only: the modules never link the core): a FIFO cannot
+    // core/util/read_file.hpp's rule (header-only: the modules never link the core): a FIFO cannot
     // hold the open, only a regular file is read, and only so much.
     auto text = core::read_regular_file(path, k_max_text_bytes);
     if (text) return std::move(*text);

@@ -2,7 +2,7 @@
 
 #include "plugins/common/json_text.hpp"
 
-#include "core/json_nesting.hpp"
+#include "core/util/json_nesting.hpp"
 #include "plugins/common/hook_settings.hpp"
 
 #include <cstring>

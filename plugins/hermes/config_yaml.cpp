@@ -2,7 +2,7 @@
 
 #include "plugins/hermes/config_yaml.hpp"
 
-#include "core/json_nesting.hpp"
+#include "core/util/json_nesting.hpp"
 
 #include <nlohmann/json.hpp>
 

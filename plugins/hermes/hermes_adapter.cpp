@@ -11,7 +11,7 @@
 // same config.yaml; while it is there, markers name the tool as Hermes shows it to the model
 // (mcp_<server>_<tool>: mcp_sutra_sutra_restore), else `sutra restore --namespace NS …`.
 
-#include "core/json_nesting.hpp"
+#include "core/util/json_nesting.hpp"
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
@@ -254,7 +254,7 @@ std::string encode_result(std::string_view payload, std::string_view result_text
     if (!p.is_object() || !r.is_object() || !r.contains("view") || !r["view"].is_string())
         return {};
     // The markers already name the profile's namespace: the decode result carries it, and core
-    // spells every restore call (core/marker.cpp).
+    // spells every restore call (core/rewrite/marker.cpp).
     const std::string view = r["view"].get<std::string>();
     json replacement = view;
     if (p.value("hook", std::string()) == "transform_tool_result" &&

@@ -12,7 +12,7 @@
 // there and enabled, markers name the tool as OpenCode shows it to the model (<server>_<tool>:
 // sutra_sutra_restore), else the shell route `sutra restore …`.
 
-#include "core/json_nesting.hpp"
+#include "core/util/json_nesting.hpp"
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"

@@ -48,7 +48,7 @@ bin=$T/root/usr/bin
 check "sutra --version" '"$bin/sutra" --version | grep -q "^sutra "'
 check "every shared library the binaries load is on the system" \
     "! ldd '$bin/sutra' '$bin/sutra-host' '$T'/root/usr/lib/sutra/plugins/*.so | grep -q 'not found'"
-# While the command runs, the watchdog (core/exec_watchdog.hpp) is the package's own program.
+# While the command runs, the watchdog (core/exec/exec_watchdog.hpp) is the package's own program.
 check "sutra exec runs its watchdog from the package" \
     "'$bin/sutra' exec --sh 'sleep 0.3; for p in /proc/[0-9]*; do readlink \$p/exe; done' | grep -qx '$T/root/usr/lib/sutra/sutra-watchdog'"
 if [ -f "$SUTRA_BUILD/share/sutra/o200k_base.sutratok" ]; then

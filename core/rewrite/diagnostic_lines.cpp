@@ -1,0 +1,312 @@
+// Line-level diagnostic rules (core/rewrite/diagnostic_lines.hpp).
+
+#include "core/rewrite/diagnostic_lines.hpp"
+
+#include <string>
+
+namespace sutra::core {
+namespace {
+
+constexpr std::size_t npos_v = std::string_view::npos;
+
+bool is_digit_at(std::string_view l, std::size_t i) {
+    return i < l.size() && l[i] >= '0' && l[i] <= '9';
+}
+
+// `  12:5  …`: blanks, LINE:COL, a blank.
+bool is_row_position(std::string_view l) {
+    std::size_t i = 0;
+    while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+    if (i == 0 || !is_digit_at(l, i)) return false;
+    while (is_digit_at(l, i)) ++i;
+    if (i >= l.size() || l[i] != ':' || !is_digit_at(l, i + 1)) return false;
+    ++i;
+    while (is_digit_at(l, i)) ++i;
+    return i < l.size() && (l[i] == ' ' || l[i] == '\t');
+}
+
+bool is_upper(char c) {
+    return c >= 'A' && c <= 'Z';
+}
+
+bool is_word_char(char c) {
+    return (c >= 'a' && c <= 'z') || is_upper(c) || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+// `path:LINE` or `path:LINE:COL`, with an optional colon after, where path holds a dot or a
+// slash: the end of that place at the start of `l`, or npos.
+std::size_t place_end(std::string_view l) {
+    std::size_t i = 0;
+    bool named = false;
+    while (i < l.size() && i < 4096 && l[i] != ':' && l[i] != ' ' && l[i] != '\t') {
+        named |= l[i] == '.' || l[i] == '/';
+        ++i;
+    }
+    if (!named || i == 0 || i >= l.size() || l[i] != ':' || !is_digit_at(l, i + 1)) return npos_v;
+    for (int field = 0; field < 2 && i < l.size() && l[i] == ':' && is_digit_at(l, i + 1);
+         ++field) {
+        ++i;
+        while (is_digit_at(l, i)) ++i;
+    }
+    if (i < l.size() && l[i] == ':') ++i;
+    return i == l.size() || l[i] == ' ' || l[i] == '\t' ? i : npos_v;
+}
+
+// A check code at l[i]: 1-4 capitals, then 2-5 digits, then the end or one of ` /:]`.
+bool code_at(std::string_view l, std::size_t i) {
+    std::size_t k = i;
+    while (k < l.size() && k - i < 5 && is_upper(l[k])) ++k;
+    if (k == i || k - i > 4) return false;
+    const std::size_t digits = k;
+    while (is_digit_at(l, k)) ++k;
+    if (k - digits < 2 || k - digits > 5) return false;
+    return k == l.size() || l[k] == ' ' || l[k] == '/' || l[k] == ':' || l[k] == ']';
+}
+
+// A bracketed rule at l[i] == '[': `[B101:assert_used]`, `[E501]`, `[whitespace/comma]`.
+bool bracketed_rule_at(std::string_view l, std::size_t i) {
+    if (code_at(l, i + 1)) return true;
+    std::size_t k = i + 1, slash = 0;
+    while (k < l.size() && k - i <= 64 && (is_word_char(l[k]) || l[k] == '/')) {
+        if (l[k] == '/') {
+            if (slash || k == i + 1) return false;
+            slash = k;
+        }
+        ++k;
+    }
+    return slash && slash + 1 < k && k < l.size() && l[k] == ']';
+}
+
+// A path-like token: it holds a slash (not a URL's `://`) and its last part a file extension.
+bool is_path_token(std::string_view t) {
+    while (!t.empty() &&
+           (t.back() == ':' || t.back() == ',' || t.back() == '.' || t.back() == ';' ||
+            t.back() == ')' || t.back() == ']' || t.back() == '\'' || t.back() == '"'))
+        t.remove_suffix(1);
+    while (!t.empty() &&
+           (t.front() == '(' || t.front() == '[' || t.front() == '\'' || t.front() == '"'))
+        t.remove_prefix(1);
+    if (t.find("://") != std::string_view::npos || t.find('@') != std::string_view::npos)
+        return false;
+    const std::size_t dot = t.rfind('.');
+    if (dot == std::string_view::npos || dot == 0 || dot + 1 >= t.size() || dot + 9 < t.size())
+        return false;
+    const std::size_t slash = t.rfind('/');
+    if (slash != std::string_view::npos && slash > dot) return false;
+    bool letter = false;
+    for (std::size_t k = dot + 1; k < t.size(); ++k) {
+        const char c = t[k];
+        if (!(is_word_char(c) && c != '-')) return false;
+        letter |= !is_digit_at(t, k);
+    }
+    return letter && t[dot - 1] != '/' && t[dot - 1] != '.';
+}
+
+} // namespace
+
+// Leading blanks after the checker's prefix, a tab counting as one: how deep a line sits under
+// the ones above it.
+std::size_t indent_of(std::string_view l) {
+    std::size_t i = content_start(l);
+    const std::size_t from = i;
+    while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+    return i - from;
+}
+
+// TAP's failure verdict (tape, prove, node's TAP reporter, bats, pg_regress): `not ok`, then a
+// blank, a test number or the end. Its success twin `ok N` differs by two words: without this,
+// a failure reads as one more "similar line".
+bool is_failure_verdict(std::string_view l) {
+    const std::size_t i = indent_of(l) + content_start(l);
+    if (l.substr(i, 6) != "not ok") return false;
+    return i + 6 == l.size() || l[i + 6] == ' ' || l[i + 6] == '\n' || l[i + 6] == '\r';
+}
+
+bool names_file(std::string_view l) {
+    std::size_t words = 0;
+    std::string_view last;
+    for (std::size_t i = 0; i < l.size() && i <= 4096;) {
+        while (i < l.size() && (l[i] == ' ' || l[i] == '\t' || l[i] == '\n' || l[i] == '\r')) ++i;
+        const std::size_t b = i;
+        while (i < l.size() && l[i] != ' ' && l[i] != '\t' && l[i] != '\n' && l[i] != '\r') ++i;
+        if (b == i) break;
+        last = l.substr(b, i - b);
+        ++words;
+        if (last.find('/') != std::string_view::npos && is_path_token(last)) return true;
+    }
+    return words <= 3 && !last.empty() && is_path_token(last);
+}
+
+bool names_rule(std::string_view l) {
+    for (std::size_t i = l.find('['); i != std::string_view::npos && i + 3 < l.size();
+         i = l.find('[', i + 1))
+        if (bracketed_rule_at(l, i)) return true;
+    return false;
+}
+
+// `path:12:5 MD013/line-length …` (markdownlint), `path:12:  text  [whitespace/comma] [4]`
+// (cpplint): the place opens the line, then a code as the first word or a bracketed rule. A grep
+// hit (`path:12:text`) names no rule.
+bool is_coded_finding(std::string_view l) {
+    const std::size_t at = place_end(l);
+    if (at == npos_v) return false;
+    std::size_t i = at;
+    while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+    if (i < l.size() && l[i] == '[' && bracketed_rule_at(l, i)) return true;
+    if (code_at(l, i)) return true;
+    return names_rule(l.substr(i));
+}
+
+// A source location: NAME:12: or NAME:12:5, NAME(12,5), "line 12", or a stylish linter's row
+// that opens with LINE:COL under its file's name (eslint, stylelint: `  12:5  error  …`).
+bool has_location(std::string_view l) {
+    if (is_row_position(l)) return true;
+    for (std::size_t i = 0; i + 2 < l.size(); ++i) {
+        if ((l[i] == ':' || l[i] == '(') && i > 0 && l[i - 1] != ' ' && is_digit_at(l, i + 1)) {
+            std::size_t j = i + 1;
+            while (is_digit_at(l, j)) ++j;
+            if (j < l.size() && ((l[i] == ':' && l[j] == ':') || (l[i] == '(' && l[j] == ',')))
+                return true;
+        }
+        if (l[i] == 'l' && l.substr(i, 5) == "line " && is_digit_at(l, i + 5)) return true;
+    }
+    return false;
+}
+
+bool mentions_warning(std::string_view l) {
+    for (std::size_t i = 0; i + 4 <= l.size(); ++i)
+        if ((l[i] == 'w' || l[i] == 'W') &&
+            (l.substr(i + 1, 3) == "arn" || l.substr(i + 1, 3) == "ARN"))
+            return true;
+    return l.find("\xe2\x9a\xa0") != std::string_view::npos; // "⚠"
+}
+
+// A finding in the GNU form that names no severity word: `FILE:12:5: LABEL: …` or
+// `FILE:12:5: CODE …`, as cppcheck (`style:`, `portability:`), pylint (`E1120:`), flake8 and ruff
+// (`E711 …`), rubocop (`C:`) write them. The place is the finding's identity, so it is one to act
+// on. Labels that explain another finding (`note:`, `help:`, `info:`, `hint:`, `remark:`,
+// `information:`) are not findings of their own.
+bool is_labelled_finding(std::string_view l) {
+    // The first token, up to the first blank, is the place and its colon (only that token is
+    // scanned: most lines are told apart within a few bytes).
+    std::size_t blank = 0;
+    while (blank < l.size() && blank <= 4096 && l[blank] != ' ' && l[blank] != '\t') ++blank;
+    if (blank < 2 || blank >= l.size() || l[blank] != ' ' || l[blank - 1] != ':') return false;
+    const std::size_t colon = blank - 1;
+    const std::string_view where = l.substr(0, colon);
+    // :LINE:COL at the end, after a file's name (a dot or a slash in it).
+    std::size_t k = where.size();
+    for (int field = 0; field < 2; ++field) {
+        const std::size_t digits_end = k;
+        while (k > 0 && is_digit_at(where, k - 1)) --k;
+        if (k == digits_end || k == 0 || where[k - 1] != ':') return false;
+        --k;
+    }
+    if (where.substr(0, k).find_first_of("./") == std::string_view::npos) return false;
+    const std::string_view rest = l.substr(colon + 2);
+    std::size_t e = 0;
+    while (e < rest.size() && e <= 20 &&
+           ((rest[e] >= 'a' && rest[e] <= 'z') || (rest[e] >= 'A' && rest[e] <= 'Z')))
+        ++e;
+    if (e == 0 || e > 20) return false;
+    const std::string_view label = rest.substr(0, e);
+    if (e < rest.size() && rest[e] == ':') {
+        for (std::string_view w : {"note", "help", "info", "hint", "remark", "information"})
+            if (label == w) return false;
+        return true;
+    }
+    // A code: capitals then digits (E711, W0611, SC2086), then a blank, a colon or the end.
+    for (char c : label)
+        if (c < 'A' || c > 'Z') return false;
+    if (e > 4) return false;
+    std::size_t d = e;
+    while (is_digit_at(rest, d)) ++d;
+    return d - e >= 2 && d - e <= 5 && (d == rest.size() || rest[d] == ' ' || rest[d] == ':');
+}
+
+// A compiler's subordinate diagnostic: `PATH:12:5: note: …`, `  = note: …`, `help: …`. It
+// explains an error shown above it (g++'s candidate chains, "substitution failed"), so its own
+// key words do not make it an error of its own.
+bool is_subordinate_diagnostic(std::string_view l) {
+    static constexpr std::string_view labels[] = {"note:", "help:", "info:", "hint:"};
+    auto label_at = [&](std::size_t p) {
+        for (std::string_view w : labels)
+            if (l.substr(p, w.size()) == w) return true;
+        return false;
+    };
+    std::size_t p = 0;
+    while (p < l.size() && (l[p] == ' ' || l[p] == '\t')) ++p;
+    if (l.substr(p, 2) == "= ") p += 2;
+    if (label_at(p)) return true;
+    // After a location with no blank in it: the first ": " that ends the location.
+    const std::size_t colon = l.find(": ", p);
+    if (colon == std::string_view::npos || colon == p) return false;
+    if (l.substr(p, colon - p).find(' ') != std::string_view::npos) return false;
+    if (!has_location(l.substr(p, colon + 1 - p))) return false;
+    std::size_t q = colon + 2;
+    while (q < l.size() && l[q] == ' ') ++q;
+    return label_at(q);
+}
+
+bool is_section_header(std::string_view l) {
+    // pytest/unittest: "_____ test_x _____", "===== FAILURES =====", "----- Captured -----"
+    if (l.empty() || (l[0] != '_' && l[0] != '=' && l[0] != '-')) return false;
+    for (char c : {'_', '=', '-'}) {
+        const std::string three(3, c);
+        if (l.substr(0, 3) == three && l.find(' ') != std::string_view::npos) {
+            std::string_view t = l;
+            while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
+            if (t.size() >= 7 && t.substr(t.size() - 3) == three) return true;
+        }
+    }
+    return false;
+}
+
+// A gutter opens with blanks (`   12 |`, `  > 12 |`) so a log's `2024 | ERROR | …` is not one; a
+// numbered listing is digits and a tab.
+bool is_quoted_code(std::string_view l) {
+    std::size_t i = 0;
+    while (i < l.size() && l[i] == ' ') ++i;
+    const bool blanks = i > 0;
+    if (i < l.size() && l[i] == '>') {
+        ++i;
+        while (i < l.size() && l[i] == ' ') ++i;
+    }
+    const std::size_t digits = i;
+    while (is_digit_at(l, i)) ++i;
+    if (i == digits || i - digits > 7 || i >= l.size()) return false;
+    if (l[i] == '\t') return true;
+    return blanks && l[i] == ' ' && i + 1 < l.size() && l[i + 1] == '|' &&
+           (i + 2 == l.size() || l[i + 2] == ' ' || l[i + 2] == '\n' || l[i + 2] == '\r');
+}
+
+bool is_error_report(const KeyMatcher& keys, std::string_view t) {
+    if (is_failure_verdict(t)) return true;
+    if (keys.level(t) != Level::critical) return false;
+    std::string lower(t.substr(0, 512));
+    for (char& c : lower)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    for (std::string_view v :
+         {"exited with", "build files have been written", "newly installed", "fetched "})
+        if (lower.find(v) != std::string::npos) return false;
+    return true;
+}
+
+Level line_level(const KeyMatcher& keys, std::string_view t) {
+    Level level = keys.level(t);
+    if (level < Level::critical && is_failure_verdict(t)) level = Level::critical;
+    if (level < Level::notable && is_section_header(t)) level = Level::notable;
+    // A warning that names where it is (file:12:5, file(12,5), line 12) or the file it is about
+    // (a checker's `[warn] src/a.js`) is a finding to act on, as an error is; so is a finding
+    // whose severity is a label or a code, or that names its place and its rule.
+    if (level == Level::notable && mentions_warning(t) && (has_location(t) || names_file(t)))
+        level = Level::critical;
+    if (level < Level::critical && (is_labelled_finding(t) || is_coded_finding(t)))
+        level = Level::critical;
+    if (level == Level::critical && is_subordinate_diagnostic(t)) level = Level::notable;
+    // Quoted source (bandit's excerpt of the `assert` it flags) is the program's words.
+    if (level != Level::none && is_quoted_code(t)) level = Level::none;
+    return level;
+}
+
+} // namespace sutra::core
