@@ -1,8 +1,8 @@
 #pragma once
-// Internal to config.cpp and config_file.cpp: the setting table and the TOML reader. Kept apart
-// so that only config_file.cpp includes toml++, which is slow to compile.
+// Internal to config.cpp: the TOML reader, over the setting table (config_settings.hpp). Kept
+// apart so that only config_file.cpp includes toml++, which is slow to compile.
 
-#include "core/config.hpp"
+#include "core/config_settings.hpp"
 
 #include <cstdint>
 #include <span>
@@ -11,30 +11,6 @@
 #include <vector>
 
 namespace sutra::core::detail {
-
-enum class SettingType { integer, boolean, string, string_array };
-
-struct SettingInfo {
-    std::string_view name; ///< dotted, e.g. "compress.min_bytes"
-    SettingType type;
-};
-
-/// Every setting, in the order `sutra config` prints them.
-std::span<const SettingInfo> settings();
-
-/// Looks a dotted name up in settings(); nullptr when unknown.
-const SettingInfo* find_setting(std::string_view name);
-
-// Validate and store one value. Each returns an empty string on success, else what is wrong
-// (without a location; the caller prefixes the file and line or the variable name).
-std::string set_integer(Config& config, std::string_view name, std::int64_t value);
-std::string set_boolean(Config& config, std::string_view name, bool value);
-std::string set_string(Config& config, std::string_view name, const std::string& value);
-std::string
-set_string_array(Config& config, std::string_view name, const std::vector<std::string>& value);
-
-/// What is wrong with one keep pattern; empty when it is fine.
-std::string check_keep_pattern(std::string_view pattern);
 
 /// Parses TOML `text` into `config`, recording each value's source as "PATH:LINE". Errors are
 /// "PATH:LINE: what" ("PATH:LINE:COL: what" for syntax errors); empty on success.
