@@ -316,6 +316,7 @@ ExecResult exec(const ExecRequest& spec, const Config& config) noexcept {
         command.timeout_seconds = spec.timeout_seconds;
         command.kill_grace = spec.kill_grace;
         command.drain_grace = spec.drain_grace;
+        command.forward_signals = spec.forward_signals;
         Driver driver(spec, config);
         const auto end = run_command(
             command, [&](std::string_view bytes) { return driver.feed(bytes); },

@@ -41,6 +41,9 @@ struct ExecRequest {
     /// death), and how long the pipe is read after the command's exit.
     std::chrono::milliseconds kill_grace = k_kill_grace;
     std::chrono::milliseconds drain_grace = k_drain_grace;
+    /// Pass the signals sutra receives on to the command (core/exec/exec_process.hpp). The CLI
+    /// does; the MCP server does not, so the host's SIGTERM ends the server at once.
+    bool forward_signals = true;
     /// End a non-zero status's view with "[sutra: command exited with status N]". Off for hosts
     /// that show the status themselves (Claude Code's "Exit code N").
     bool status_line = true;

@@ -52,48 +52,58 @@ int decode_status(int status, int& signal) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-/// Blocks SIGINT, SIGTERM and SIGHUP while the command starts, then passes them on to its group.
-/// SIGTTOU stays blocked for the run, so sutra may write to and hand over a terminal it does not
-/// hold in the foreground; SIGPIPE is ignored (a closed stdout shows up as EPIPE).
+/// Blocks SIGINT, SIGTERM and SIGHUP while the command starts, then passes them on to its group
+/// (when asked to forward them; otherwise they keep whatever disposition sutra has). SIGTTOU
+/// stays blocked for the run, so sutra may write to and hand over a terminal it does not hold in
+/// the foreground; SIGPIPE is ignored (a closed stdout shows up as EPIPE).
 class SignalForwarding {
 public:
-    SignalForwarding() {
+    explicit SignalForwarding(bool forward) : m_forward(forward) {
         sigset_t set;
         sigemptyset(&set);
-        for (int sig : k_forwarded) sigaddset(&set, sig);
+        if (m_forward)
+            for (int sig : k_forwarded) sigaddset(&set, sig);
         sigaddset(&set, SIGTTOU);
         ::pthread_sigmask(SIG_BLOCK, &set, &m_old_mask);
-        g_forwarded.store(0);
-        struct sigaction sa {};
-        sa.sa_handler = forward_signal;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESTART;
-        for (std::size_t i = 0; i < std::size(k_forwarded); ++i)
-            ::sigaction(k_forwarded[i], &sa, &m_old[i]);
+        if (m_forward) {
+            g_forwarded.store(0);
+            struct sigaction sa {};
+            sa.sa_handler = forward_signal;
+            sigemptyset(&sa.sa_mask);
+            sa.sa_flags = SA_RESTART;
+            for (std::size_t i = 0; i < std::size(k_forwarded); ++i)
+                ::sigaction(k_forwarded[i], &sa, &m_old[i]);
+        }
         struct sigaction ign {};
         ign.sa_handler = SIG_IGN;
         ::sigaction(SIGPIPE, &ign, &m_old_pipe);
     }
     void started(pid_t group) {
-        g_group.store(group);
-        // A signal another thread took before the group was known is passed on now.
-        if (const int sig = g_forwarded.load(); sig != 0) ::kill(-group, sig);
+        if (m_forward) {
+            g_group.store(group);
+            // A signal another thread took before the group was known is passed on now.
+            if (const int sig = g_forwarded.load(); sig != 0) ::kill(-group, sig);
+        }
         // Pending signals are passed on now; SIGTTOU stays blocked.
         sigset_t set = m_old_mask;
         sigaddset(&set, SIGTTOU);
         ::pthread_sigmask(SIG_SETMASK, &set, nullptr);
     }
+    /// The signal passed on so far (0: none, or not forwarding).
+    int received() const { return m_forward ? g_forwarded.load() : 0; }
     ~SignalForwarding() {
-        g_group.store(0);
+        if (m_forward) g_group.store(0);
         ::pthread_sigmask(SIG_SETMASK, &m_old_mask, nullptr);
-        for (std::size_t i = 0; i < std::size(k_forwarded); ++i)
-            ::sigaction(k_forwarded[i], &m_old[i], nullptr);
+        if (m_forward)
+            for (std::size_t i = 0; i < std::size(k_forwarded); ++i)
+                ::sigaction(k_forwarded[i], &m_old[i], nullptr);
         ::sigaction(SIGPIPE, &m_old_pipe, nullptr);
     }
     SignalForwarding(const SignalForwarding&) = delete;
     SignalForwarding& operator=(const SignalForwarding&) = delete;
 
 private:
+    bool m_forward;
     sigset_t m_old_mask{};
     struct sigaction m_old[std::size(k_forwarded)]{};
     struct sigaction m_old_pipe {};
@@ -311,7 +321,7 @@ int open_pidfd(pid_t pid) {
 std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
                                            const std::function<bool(std::string_view)>& on_bytes,
                                            const std::function<void()>& on_idle) {
-    SignalForwarding signals;
+    SignalForwarding signals(spec.forward_signals);
     Watchdog watchdog(spec.kill_grace);
     auto [child, err] = spawn(spec, watchdog.group());
     if (err != 0) return std::unexpected(err);
@@ -362,7 +372,7 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
 
     while (true) {
         const auto now = Clock::now();
-        if (kill_at == never && g_forwarded.load()) kill_at = now + spec.kill_grace;
+        if (kill_at == never && signals.received()) kill_at = now + spec.kill_grace;
         if (!killed && (now >= kill_at || now >= time_limit)) {
             // The hard bound: the whole group, at once.
             ::kill(-group, SIGKILL);
@@ -406,7 +416,7 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
     if (pidfd >= 0) ::close(pidfd);
     while (!reaped) reap(0);
     watchdog.settle();
-    end.received_signal = g_forwarded.load();
+    end.received_signal = signals.received();
     // A signal was passed on: nothing of the group outlives the grace.
     if (kill_at != never && !killed) {
         while (Clock::now() < kill_at && watchdog::group_alive(group))

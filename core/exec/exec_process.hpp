@@ -46,6 +46,10 @@ struct CommandSpec {
     std::chrono::milliseconds kill_grace = k_kill_grace;
     /// After the command's first process exits, the pipe is read at most this much longer.
     std::chrono::milliseconds drain_grace = k_drain_grace;
+    /// Pass SIGINT, SIGTERM and SIGHUP that sutra receives on to the command's group (the CLI).
+    /// Off, sutra's own dispositions stay as they are, so a server that a host ends with SIGTERM
+    /// ends at once and its watchdog stops the command (sutra mcp).
+    bool forward_signals = true;
 };
 
 struct CommandEnd {
@@ -53,7 +57,7 @@ struct CommandEnd {
     int signal = 0;
     bool timed_out = false;
     /// A signal sutra itself received during the run and passed on to the command (SIGINT,
-    /// SIGTERM, SIGHUP); 0 when none. A server that must end on it re-raises it after the call.
+    /// SIGTERM, SIGHUP); 0 when none, and always 0 without forward_signals.
     int received_signal = 0;
 };
 

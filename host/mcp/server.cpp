@@ -105,8 +105,8 @@ std::string clip(std::string_view s, std::size_t n) {
 }
 
 /// Runs the calls that run a command (sutra_exec) one after another on a thread of their own,
-/// so the server keeps answering everything else meanwhile. One at a time: a command's process
-/// group and signal forwarding are per process (core/exec/exec_process.cpp).
+/// so the server keeps answering everything else meanwhile. One at a time: what a run sets up
+/// around its command (the terminal, SIGPIPE) is per process (core/exec/exec_process.cpp).
 class CommandWorker {
 public:
     void post(std::function<void()> job) {

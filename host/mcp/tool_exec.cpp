@@ -11,7 +11,6 @@
 #include "host/mcp/tool_defs.hpp"
 #include "host/response_json.hpp"
 
-#include <csignal>
 #include <string>
 
 namespace sutra::host::mcp {
@@ -68,6 +67,9 @@ ToolOutcome call_exec(const Json& args, const ServerOptions& options) {
     spec.route.tool = options.restore_tool;
     // The server's own namespace: its restore tool defaults to it, so markers need not name it.
     spec.store_namespace = options.store_namespace;
+    // The host ends the server with SIGTERM, a command running or not: the signal keeps its
+    // default action (the server ends at once) and the watchdog stops the command's group.
+    spec.forward_signals = false;
 
     auto config = core::load_config();
     if (!config) return tool_error("sutra's configuration does not load: " + config.error());
@@ -95,9 +97,6 @@ ToolOutcome call_exec(const Json& args, const ServerOptions& options) {
     if (!note.empty()) content.push_back(text_block(std::move(note)));
     Json result{{"content", std::move(content)}, {"structuredContent", std::move(sc)}};
     if (r.exit_code != 0) result["isError"] = true;
-    // The signal was meant for the server too (a host ending it): exec passed it on to the
-    // command and put the server's own handling back; now it takes effect.
-    if (r.received_signal != 0) std::raise(r.received_signal);
     return result;
 }
 
