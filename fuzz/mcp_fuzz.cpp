@@ -7,7 +7,7 @@
 #include "core/outline/file_commands.hpp"
 #include "core/outline/outline.hpp"
 #include "core/store/store.hpp"
-#include "host/cli/cli.hpp"
+#include "host/mcp/server.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -18,13 +18,6 @@
 
 using namespace sutra;
 using nlohmann::json;
-
-namespace sutra::host {
-// cli_misc.cpp (which also holds the other subcommands) is not linked into this target.
-void print_error(const std::string& message) {
-    std::fprintf(stderr, "sutra: error: %s\n", message.c_str());
-}
-} // namespace sutra::host
 
 namespace sutra::core::outline {
 // The outline tools' tree-sitter grammars are not built with fuzzer instrumentation (too slow to
@@ -91,7 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t at = input.find("@ID"); at != std::string::npos; at = input.find("@ID", at))
         input.replace(at, 3, stored_id());
     int status = -1;
-    const std::string out = fuzz::with_stdio(input, [&] { status = host::cmd_mcp({}); });
+    const std::string out = fuzz::with_stdio(
+        input, [&] { status = host::mcp::serve_stdio(host::mcp::ServerOptions{}, false); });
     SUTRA_FUZZ_CHECK(status == 0, std::to_string(status));
     const auto lines = fuzz::split(out, '\n');
     SUTRA_FUZZ_CHECK(lines.back().empty(), "a response without its newline");
