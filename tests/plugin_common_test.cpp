@@ -7,6 +7,7 @@
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/hook_settings.hpp"
+#include "plugins/common/host_report.hpp"
 #include "plugins/common/json_text.hpp"
 #include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/paths.hpp"
@@ -117,6 +118,55 @@ protected:
 };
 
 // ---- shell_words
+
+// The four adapters answer detect and doctor through plugins/common/host_report: the same
+// fields in the same order, the restore route falling back to the command, doctor's steps.
+TEST(HostReport, DetectDoctorAndRouteHaveOneShape) {
+    common::HostReport r;
+    r.client = "x";
+    r.found = r.installed = true;
+    r.path = "/p";
+    r.command = "sutra-host --adapter x";
+    const auto j = common::report_json(r, {{"own", 1}});
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : j.items()) keys.push_back(k);
+    EXPECT_EQ(keys,
+              (std::vector<std::string>{"client", "found", "installed", "path", "command",
+                                        "uncovered", "disabled", "disabled_by", "mcp", "own"}));
+    EXPECT_EQ(j["disabled"], false);
+    r.disabled_by = "the host's switch";
+    r.command.reset();
+    EXPECT_EQ(common::report_json(r)["disabled"], true);
+    EXPECT_TRUE(common::report_json(r)["command"].is_null());
+
+    EXPECT_EQ(common::restore_route([] { return true; }, "t"),
+              (nlohmann::json{{"kind", "mcp"}, {"tool", "t"}}));
+    EXPECT_EQ(common::restore_route([] { return false; }, "t"), (nlohmann::json{{"kind", "cli"}}));
+    EXPECT_EQ(common::restore_route([]() -> bool { throw std::runtime_error("unreadable"); }, "t"),
+              (nlohmann::json{{"kind", "cli"}}));
+    EXPECT_EQ(common::switched_off([]() -> std::string { throw std::runtime_error("bad"); }), "");
+    EXPECT_EQ(common::switched_off([] { return std::string("off"); }), "off");
+
+    const auto payload = [](const std::string& out) { return common::ojson{{"out", out}}; };
+    // detect's failure is doctor's answer as is; the check's names the file; then the sample.
+    const std::string failed = R"({"ok":false,"error":"detect failed"})";
+    EXPECT_EQ(common::doctor_report(
+                  failed, [] {}, "route", payload),
+              failed);
+    const auto bad = nlohmann::json::parse(common::doctor_report(
+        R"({"client":"x"})", [] { throw std::runtime_error("/p/config: not valid"); }, "route",
+        payload));
+    EXPECT_EQ(bad["ok"], false);
+    EXPECT_EQ(bad["error"], "/p/config: not valid");
+    const auto good = nlohmann::json::parse(common::doctor_report(
+        R"({"client":"x"})", [] {}, "route", payload, [](common::ojson& d) { d["more"] = true; }));
+    const std::string sample = common::doctor_sample_output();
+    EXPECT_EQ(good["route"], "route");
+    EXPECT_EQ(good["sample_bytes"], sample.size());
+    EXPECT_EQ(good["sample_payload"]["out"], sample);
+    EXPECT_EQ(good["more"], true);
+    EXPECT_TRUE(sample.ends_with("error: sample failure line that must stay visible\n"));
+}
 
 TEST(ShellWords, SafeWordsStayBareOthersAreQuoted) {
     EXPECT_EQ(common::shell_word("/usr/bin/sutra-host"), "/usr/bin/sutra-host");

@@ -17,6 +17,7 @@
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/hook_settings.hpp"
+#include "plugins/common/host_report.hpp"
 #include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/paths.hpp"
 #include "plugins/common/shell_words.hpp"
@@ -132,13 +133,9 @@ std::optional<std::string> mcp_command(const std::optional<common::ojson>& e) {
 
 // How markers tell the model to restore: our MCP tool while it is registered, else the CLI.
 json restore_route(const json& payload) {
-    try {
-        if (registered_mcp(payload.value("cwd", std::string())))
-            return {{"kind", "mcp"}, {"tool", k_restore_tool}};
-    } catch (const std::exception&) {
-        // an unreadable .claude.json: the CLI route still works
-    }
-    return {{"kind", "cli"}};
+    return common::restore_route(
+        [&] { return registered_mcp(payload.value("cwd", std::string())).has_value(); },
+        k_restore_tool);
 }
 
 bool is_shell(const std::string& tool) {
@@ -613,53 +610,52 @@ struct Adapter {
                               "judge Bash commands one by one (the auto route leaves them as "
                               "written; allow `Bash` as a whole, or opt in)"},
                      {"command", "sutra install --client claude --wrap-bash"}});
-            return common::ojson{
-                {"client", "claude"},
-                {"found", std::filesystem::is_directory(config_dir())},
-                {"installed", cmd.has_value()},
-                {"wrap_bash", route != "off"},
-                {"bash_route", {{"mode", route}, {"says", route_says(route)}}},
-                {"statusline", common::our_command(doc, statusline_spec("")).has_value()
-                                   ? "sutra"
-                                   : (doc.contains("statusLine") ? "the user's own" : "none")},
-                {"uncovered", uncovered},
-                {"path", path},
-                {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
-                {"disabled", disabled},
-                {"disabled_by",
-                 disabled ? path + " sets \"disableAllHooks\": true" : std::string()},
-                {"mcp", common::mcp_status(mcp_config_path(), mcp_command(mcp), k_restore_tool)}};
+            return common::report_json(
+                {.client = "claude",
+                 .found = std::filesystem::is_directory(config_dir()),
+                 .installed = cmd.has_value(),
+                 .path = path,
+                 .command = cmd,
+                 .uncovered = uncovered,
+                 .disabled_by = disabled ? path + " sets \"disableAllHooks\": true" : std::string(),
+                 .mcp = common::mcp_status(mcp_config_path(), mcp_command(mcp), k_restore_tool)},
+                {{"wrap_bash", route != "off"},
+                 {"bash_route", {{"mode", route}, {"says", route_says(route)}}},
+                 {"statusline", common::our_command(doc, statusline_spec("")).has_value()
+                                    ? "sutra"
+                                    : (doc.contains("statusLine") ? "the user's own" : "none")}});
         });
     }
     std::string doctor(std::string_view options) {
-        return common::guarded([&] {
-            common::ojson d = common::ojson::parse(detect(options));
-            if (!d.value("ok", true)) return d;
-            // detect names a settings.json that does not parse; .claude.json is named here.
-            if (const std::string mcp_path = mcp_config_path(); !mcp_path.empty())
-                common::check_config(common::read_text(common::real_target(mcp_path)),
-                                     common::real_target(mcp_path), false);
-            std::string out;
-            for (int i = 1; i <= 400; ++i)
-                out += "[INFO] compiling module_" + std::to_string(i % 7) + ".cpp ... ok\n";
-            out += "error: sample failure line that must stay visible\n";
-            d["route"] = "PostToolUse hook";
-            d["sample_bytes"] = out.size();
-            d["sample_payload"] = common::ojson{
-                {"session_id", "sutra-doctor"},
-                {"cwd", "/tmp"},
-                {"hook_event_name", "PostToolUse"},
-                {"tool_name", "Bash"},
-                {"tool_input", {{"command", "make"}}},
-                {"tool_response", {{"stdout", out}, {"stderr", ""}, {"interrupted", false}}},
-                {"tool_use_id", "toolu_doctor"}};
-            const std::string path = settings_path();
-            const auto doc = common::parse_settings(common::read_text(path), path);
-            // A harmless failing command for the Bash route: 2,000 similar lines, then an error.
-            std::size_t seq_bytes = 0;
-            for (int i = 1; i <= 2000; ++i)
-                seq_bytes += ("test_case_" + std::to_string(i) + " ... ok\n").size();
-            if (const auto pre = common::our_command(doc, pre_hook_spec("", "")))
+        return common::doctor_report(
+            detect(options),
+            [] {
+                // detect names a settings.json that does not parse; .claude.json is named here.
+                if (const std::string mcp_path = mcp_config_path(); !mcp_path.empty())
+                    common::check_config(common::read_text(common::real_target(mcp_path)),
+                                         common::real_target(mcp_path), false);
+            },
+            "PostToolUse hook",
+            [](const std::string& out) {
+                return common::ojson{
+                    {"session_id", "sutra-doctor"},
+                    {"cwd", "/tmp"},
+                    {"hook_event_name", "PostToolUse"},
+                    {"tool_name", "Bash"},
+                    {"tool_input", {{"command", "make"}}},
+                    {"tool_response", {{"stdout", out}, {"stderr", ""}, {"interrupted", false}}},
+                    {"tool_use_id", "toolu_doctor"}};
+            },
+            [](common::ojson& d) {
+                const std::string path = settings_path();
+                const auto doc = common::parse_settings(common::read_text(path), path);
+                const auto pre = common::our_command(doc, pre_hook_spec("", ""));
+                if (!pre) return;
+                // A harmless failing command for the Bash route: 2,000 similar lines, then an
+                // error.
+                std::size_t seq_bytes = 0;
+                for (int i = 1; i <= 2000; ++i)
+                    seq_bytes += ("test_case_" + std::to_string(i) + " ... ok\n").size();
                 d["more_samples"] = common::ojson::array({common::ojson{
                     {"label", "PreToolUse route for Bash (" + installed_route(doc) +
                                   "; the sample as in a session that allows every Bash command)"},
@@ -675,8 +671,7 @@ struct Adapter {
                        {{"command", "seq -f 'test_case_%g ... ok' 1 2000 && ls "
                                     "nonexistent-sutra-doctor-sample"}}},
                       {"tool_use_id", "toolu_doctor_pre"}}}}});
-            return d;
-        });
+            });
     }
 };
 

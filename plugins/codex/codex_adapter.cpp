@@ -14,6 +14,7 @@
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
 #include "plugins/common/hook_settings.hpp"
+#include "plugins/common/host_report.hpp"
 #include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/paths.hpp"
 #include "plugins/common/shell_words.hpp"
@@ -60,15 +61,6 @@ std::optional<std::string> registered_mcp() {
     } catch (const std::exception&) {
         return std::nullopt; // a shape sutra does not edit: not sutra's registration
     }
-}
-
-json restore_route() {
-    try {
-        if (registered_mcp()) return {{"kind", "mcp"}, {"tool", k_restore_tool}};
-    } catch (const std::exception&) {
-        // a config.toml we cannot read: the CLI route still works
-    }
-    return {{"kind", "cli"}};
 }
 
 // Runs an edit of config.toml; a refusal names the file.
@@ -201,9 +193,13 @@ std::string decode_payload(std::string_view payload) {
     // characters, head and tail around "…N chars truncated…" (docs/configuration.md, "How the
     // figures are counted"). Under the default cap the hook already gets that cut text.
     const json cut = {{"over", 10000}, {"head", 5000}, {"tail", 5000}};
-    return json{{"action", "compress"},     {"tool", tool},
-                {"command", command},       {"output", *resp},
-                {"route", restore_route()}, {"session", common::string_field(p, "session_id")},
+    return json{{"action", "compress"},
+                {"tool", tool},
+                {"command", command},
+                {"output", *resp},
+                {"route", common::restore_route([] { return registered_mcp().has_value(); },
+                                                k_restore_tool)},
+                {"session", common::string_field(p, "session_id")},
                 {"host_cut", cut}}
         .dump();
 }
@@ -296,49 +292,34 @@ struct Adapter {
             const std::string path = hooks_path();
             const auto doc = common::parse_settings(common::read_text(path), path);
             const auto cmd = common::our_command(doc, hook_spec(""));
-            std::string off;
-            try {
-                off = hooks_switched_off();
-            } catch (const std::exception&) {
-                // a config.toml Codex cannot read either: doctor names it
-            }
-            return common::ojson{
-                {"client", "codex"},
-                {"uncovered", uncovered()},
-                {"found", std::filesystem::is_directory(codex_home())},
-                {"installed", cmd.has_value()},
-                {"path", path},
-                {"command", cmd ? common::ojson(*cmd) : common::ojson(nullptr)},
-                {"disabled", !off.empty()},
-                {"disabled_by", off},
-                {"mcp", common::mcp_status(config_path(), registered_mcp(), k_restore_tool)}};
+            return common::report_json(
+                {.client = "codex",
+                 .found = std::filesystem::is_directory(codex_home()),
+                 .installed = cmd.has_value(),
+                 .path = path,
+                 .command = cmd,
+                 .uncovered = uncovered(),
+                 .disabled_by = common::switched_off(hooks_switched_off),
+                 .mcp = common::mcp_status(config_path(), registered_mcp(), k_restore_tool)});
         });
     }
     std::string doctor(std::string_view options) {
-        return common::guarded([&] {
-            common::ojson d = common::ojson::parse(detect(options));
-            if (!d.value("ok", true)) return d;
-            hooks_switched_off(); // a config.toml that does not parse: named, with the reason
-            if (d.value("installed", false)) {
+        return common::doctor_report(
+            detect(options),
+            [] { hooks_switched_off(); }, // a config.toml that does not parse: named, with why
+            "PostToolUse hook",
+            [](const std::string& out) {
+                return common::ojson{{"session_id", "sutra-doctor"},        {"cwd", "/tmp"},
+                                     {"hook_event_name", "PostToolUse"},    {"tool_name", "Bash"},
+                                     {"tool_input", {{"command", "make"}}}, {"tool_response", out},
+                                     {"tool_use_id", "call_doctor"}};
+            },
+            [](common::ojson& d) {
+                if (!d.value("installed", false)) return;
                 const std::string command = d.value("command", std::string());
                 d["output_cap"] = cap_report(
                     config_path(), [&] { return check_hook_trust(codex_home(), command); });
-            }
-            std::string out;
-            for (int i = 1; i <= 800; ++i)
-                out += "test_case_" + std::to_string(i % 9) + " ... ok\n";
-            out += "FAILED test_sample: assertion failed\n";
-            d["route"] = "PostToolUse hook";
-            d["sample_bytes"] = out.size();
-            d["sample_payload"] = common::ojson{{"session_id", "sutra-doctor"},
-                                                {"cwd", "/tmp"},
-                                                {"hook_event_name", "PostToolUse"},
-                                                {"tool_name", "Bash"},
-                                                {"tool_input", {{"command", "cargo test"}}},
-                                                {"tool_response", out},
-                                                {"tool_use_id", "call_doctor"}};
-            return d;
-        });
+            });
     }
 };
 

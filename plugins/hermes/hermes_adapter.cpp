@@ -15,6 +15,7 @@
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
+#include "plugins/common/host_report.hpp"
 #include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/paths.hpp"
 #include "plugins/common/plugin_files.hpp"
@@ -200,12 +201,12 @@ std::string decode_payload(std::string_view payload) {
     const std::string home = p.value("hermes_home", std::string());
     const std::optional<std::string> config =
         in_host_layout(home) ? read_config(home) : std::nullopt;
-    json out = {{"action", "compress"},
-                {"route", registered_mcp_in(config)
-                              ? json{{"kind", "mcp"}, {"tool", k_restore_tool}}
-                              : json{{"kind", "cli"}}},
-                {"namespace", store_namespace(home)},
-                {"session", common::string_field(p, "session_id")}};
+    json out = {
+        {"action", "compress"},
+        {"route", common::restore_route([&] { return registered_mcp_in(config).has_value(); },
+                                        k_restore_tool)},
+        {"namespace", store_namespace(home)},
+        {"session", common::string_field(p, "session_id")}};
 
     if (hook == "transform_terminal_output") {
         const std::string command = p.value("command", std::string());
@@ -480,42 +481,36 @@ struct Adapter {
             // Hermes's own switch: plugins.disabled wins over plugins.enabled.
             const bool disabled =
                 at_path(p.config, [&] { return yaml_lists(config, "disabled", k_name); });
-            return common::ojson{
-                {"client", "hermes"},
-                {"found", fs::is_directory(p.home)},
-                {"installed", host.has_value() && enabled},
-                {"path", p.plugin_dir},
-                {"command", host ? common::ojson(common::shell_word(*host) + " --adapter hermes")
-                                 : common::ojson(nullptr)},
-                {"uncovered", common::ojson::array()},
-                {"disabled", disabled},
-                {"disabled_by",
-                 disabled ? p.config + " lists sutra in plugins.disabled" : std::string()},
-                {"profiles", installed_profiles(p.home)},
-                {"mcp", common::mcp_status(p.config, registered_mcp(p.home), k_restore_tool)}};
+            return common::report_json(
+                {.client = "hermes",
+                 .found = fs::is_directory(p.home),
+                 .installed = host.has_value() && enabled,
+                 .path = p.plugin_dir,
+                 .command = host ? std::optional(common::shell_word(*host) + " --adapter hermes")
+                                 : std::nullopt,
+                 .disabled_by =
+                     disabled ? p.config + " lists sutra in plugins.disabled" : std::string(),
+                 .mcp = common::mcp_status(p.config, registered_mcp(p.home), k_restore_tool)},
+                {{"profiles", installed_profiles(p.home)}});
         });
     }
     std::string doctor(std::string_view options) {
-        return common::guarded([&] {
-            common::ojson d = common::ojson::parse(detect(options));
-            if (!d.value("ok", true)) return d;
+        return common::doctor_report(
+            detect(options),
             // A config.yaml of several documents (or none Hermes could read): named.
-            const Paths p = paths(options);
-            at_path(p.config,
-                    [&] { return yaml_document(common::read_text(p.config).value_or("")); });
-            std::string out;
-            for (int i = 1; i <= 800; ++i)
-                out += "test_case_" + std::to_string(i % 9) + " ... ok\n";
-            out += "FAILED test_sample: assertion failed\n";
-            d["route"] = "transform_terminal_output plugin";
-            d["sample_bytes"] = out.size();
-            d["sample_payload"] = common::ojson{{"hook", "transform_terminal_output"},
-                                                {"command", "pytest"},
-                                                {"output", out},
-                                                {"returncode", 1},
-                                                {"hermes_home", hermes_home(options)}};
-            return d;
-        });
+            [&] {
+                const Paths p = paths(options);
+                at_path(p.config,
+                        [&] { return yaml_document(common::read_text(p.config).value_or("")); });
+            },
+            "transform_terminal_output plugin",
+            [&](const std::string& out) {
+                return common::ojson{{"hook", "transform_terminal_output"},
+                                     {"command", "make"},
+                                     {"output", out},
+                                     {"returncode", 1},
+                                     {"hermes_home", hermes_home(options)}};
+            });
     }
 };
 

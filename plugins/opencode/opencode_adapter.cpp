@@ -16,6 +16,7 @@
 #include "plugins/abi/plugin_sdk.hpp"
 #include "plugins/common/adapter_calls.hpp"
 #include "plugins/common/files.hpp"
+#include "plugins/common/host_report.hpp"
 #include "plugins/common/json_text.hpp"
 #include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/paths.hpp"
@@ -127,15 +128,6 @@ std::string plugin_switched_off() {
     return off;
 }
 
-json restore_route() {
-    try {
-        if (registered_mcp()) return {{"kind", "mcp"}, {"tool", k_restore_tool}};
-    } catch (const std::exception&) {
-        // an unreadable opencode.json: the CLI route still works
-    }
-    return {{"kind", "cli"}};
-}
-
 // Where OpenCode saves the full output of a truncated tool call (its data dir follows XDG).
 std::string tool_output_dir() {
     const std::string data = common::env_dir("XDG_DATA_HOME", ".local/share");
@@ -159,7 +151,8 @@ std::string decode_payload(std::string_view payload) {
     if (tool.rfind("sutra_", 0) == 0) return common::pass("sutra's own tool");
     json out = {{"action", "compress"},
                 {"tool", tool},
-                {"route", restore_route()},
+                {"route", common::restore_route([] { return registered_mcp().has_value(); },
+                                                k_restore_tool)},
                 {"session", common::string_field(input, "sessionID")},
                 // What OpenCode 1.18.33 shows without sutra: up to 51,200 bytes whole, past it
                 // the path and the output's last lines within that size (docs/configuration.md).
@@ -287,50 +280,35 @@ struct Adapter {
             std::optional<std::string> host;
             if (text && text->find(k_marker) != std::string::npos)
                 host = common::baked_string(*text, k_host_prefix);
-            const std::string command =
-                host ? common::shell_word(*host) + " --adapter opencode" : std::string();
-            std::string off;
-            try {
-                off = plugin_switched_off();
-            } catch (const std::exception&) {
-                // an opencode.json OpenCode cannot read either: doctor names it
-            }
-            return common::ojson{
-                {"client", "opencode"},
-                {"found", std::filesystem::is_directory(config_dir())},
-                {"installed", host.has_value()},
-                {"path", path},
-                {"command", host ? common::ojson(command) : common::ojson(nullptr)},
-                {"uncovered", common::ojson::array()},
-                {"disabled", !off.empty()},
-                {"disabled_by", off},
-                {"mcp", common::mcp_status(mcp_config_path(), registered_mcp(), k_restore_tool)}};
+            return common::report_json(
+                {.client = "opencode",
+                 .found = std::filesystem::is_directory(config_dir()),
+                 .installed = host.has_value(),
+                 .path = path,
+                 .command = host ? std::optional(common::shell_word(*host) + " --adapter opencode")
+                                 : std::nullopt,
+                 .disabled_by = common::switched_off(plugin_switched_off),
+                 .mcp = common::mcp_status(mcp_config_path(), registered_mcp(), k_restore_tool)});
         });
     }
     std::string doctor(std::string_view options) {
-        return common::guarded([&] {
-            common::ojson d = common::ojson::parse(detect(options));
-            if (!d.value("ok", true)) return d;
-            plugin_switched_off(); // a config that does not parse: named, with the reason
-            std::string out;
-            for (int i = 1; i <= 400; ++i)
-                out += "[INFO] compiling module_" + std::to_string(i % 7) + ".cpp ... ok\n";
-            out += "error: sample failure line that must stay visible\n";
-            d["route"] = "tool.execute.after plugin";
-            d["sample_bytes"] = out.size();
-            d["sample_payload"] =
-                common::ojson{{"hook", "tool.execute.after"},
-                              {"input",
-                               {{"tool", "bash"},
-                                {"sessionID", "ses_doctor"},
-                                {"callID", "call_doctor"},
-                                {"args", {{"command", "make"}, {"description", "build"}}}}},
-                              {"output",
-                               {{"title", "make"},
-                                {"metadata", {{"output", out}, {"exit", 1}, {"truncated", false}}},
-                                {"output", out}}}};
-            return d;
-        });
+        return common::doctor_report(
+            detect(options),
+            [] { plugin_switched_off(); }, // a config that does not parse: named, with the reason
+            "tool.execute.after plugin",
+            [](const std::string& out) {
+                return common::ojson{
+                    {"hook", "tool.execute.after"},
+                    {"input",
+                     {{"tool", "bash"},
+                      {"sessionID", "ses_doctor"},
+                      {"callID", "call_doctor"},
+                      {"args", {{"command", "make"}, {"description", "build"}}}}},
+                    {"output",
+                     {{"title", "make"},
+                      {"metadata", {{"output", out}, {"exit", 1}, {"truncated", false}}},
+                      {"output", out}}}};
+            });
     }
 };
 
