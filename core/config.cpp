@@ -78,15 +78,14 @@ std::optional<bool> parse_bool(std::string_view s) {
     return std::nullopt;
 }
 
-std::string describe_value(const Config& c, std::string_view name) {
-    auto str = [](auto v) { return fmt::format("{}", v); };
-    if (name == "compress.mode") return toml_string(to_string(c.mode));
-    if (name == "compress.min_bytes") return str(c.min_bytes);
-    if (name == "compress.min_lines") return str(c.min_lines);
-    if (name == "compress.max_view_bytes") return str(c.max_view_bytes);
-    if (name == "compress.max_input_bytes") return str(c.max_input_bytes);
-    if (name == "compress.min_saving_percent") return str(c.min_saving_percent);
-    if (name == "compress.keep_patterns") {
+std::string describe_value(const Config& c, const SettingInfo& s) {
+    if (s.u64 != nullptr) return fmt::format("{}", c.*(s.u64));
+    if (s.u32 != nullptr) return fmt::format("{}", c.*(s.u32));
+    if (s.i64 != nullptr) return fmt::format("{}", c.*(s.i64));
+    if (s.flag != nullptr) return fmt::format("{}", c.*(s.flag));
+    if (s.name == "compress.mode") return toml_string(to_string(c.mode));
+    if (s.name == "store.dir") return toml_string(c.store_dir);
+    if (s.name == "compress.keep_patterns") {
         std::string out = "[";
         for (std::size_t i = 0; i < c.keep_patterns.size(); ++i) {
             if (i > 0) out += ", ";
@@ -94,54 +93,26 @@ std::string describe_value(const Config& c, std::string_view name) {
         }
         return out + "]";
     }
-    if (name == "store.enabled") return str(c.store_enabled);
-    if (name == "store.dir") return toml_string(c.store_dir);
-    if (name == "store.max_entry_bytes") return str(c.max_entry_bytes);
-    if (name == "store.max_total_bytes") return str(c.max_total_bytes);
-    if (name == "store.max_entries") return str(c.max_entries);
-    if (name == "store.ttl_seconds") return str(c.ttl_seconds);
-    if (name == "store.fsync") return str(c.fsync);
-    if (name == "restore.max_bytes") return str(c.restore_max_bytes);
-    if (name == "stats.enabled") return str(c.stats_enabled);
-    if (name == "stats.max_bytes") return str(c.stats_max_bytes);
-    if (name == "stats.count_tokens") return str(c.stats_count_tokens);
     return "?";
 }
 
-struct EnvSetting {
-    const char* variable;
-    std::string_view setting;
-};
-
-constexpr std::array k_env_settings{
-    EnvSetting{"SUTRA_MODE", "compress.mode"},
-    EnvSetting{"SUTRA_STORE", "store.enabled"},
-    EnvSetting{"SUTRA_HOME", "store.dir"},
-    EnvSetting{"SUTRA_MIN_BYTES", "compress.min_bytes"},
-    EnvSetting{"SUTRA_MAX_VIEW_BYTES", "compress.max_view_bytes"},
-    EnvSetting{"SUTRA_TTL_SECONDS", "store.ttl_seconds"},
-    EnvSetting{"SUTRA_RESTORE_MAX_BYTES", "restore.max_bytes"},
-    EnvSetting{"SUTRA_STATS", "stats.enabled"},
-};
-
-std::string apply_env_setting(Config& config, const EnvSetting& e, const std::string& value) {
-    const SettingInfo* info = detail::find_setting(e.setting);
-    switch (info->type) {
+std::string apply_env_setting(Config& config, const SettingInfo& s, const std::string& value) {
+    switch (s.type) {
     case SettingType::integer: {
         std::int64_t n = 0;
         auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
         if (ec == std::errc::result_out_of_range) return fmt::format("{} is too large", value);
         if (ec != std::errc{} || end != value.data() + value.size())
             return fmt::format("expected an integer, got '{}'", value);
-        return detail::set_integer(config, e.setting, n);
+        return detail::set_integer(config, s.name, n);
     }
     case SettingType::boolean: {
         std::optional<bool> b = parse_bool(value);
         if (!b) return fmt::format("expected 0/1, false/true or off/on, got '{}'", value);
-        return detail::set_boolean(config, e.setting, *b);
+        return detail::set_boolean(config, s.name, *b);
     }
     case SettingType::string:
-        return detail::set_string(config, e.setting, value);
+        return detail::set_string(config, s.name, value);
     case SettingType::string_array:
         break;
     }
@@ -150,12 +121,13 @@ std::string apply_env_setting(Config& config, const EnvSetting& e, const std::st
 
 std::string apply_env(Config& config, const std::map<std::string, std::string>& env) {
     // An empty variable counts as unset, as with the XDG variables.
-    for (const EnvSetting& e : k_env_settings) {
-        std::string value = env_value(env, e.variable);
+    for (const SettingInfo& s : detail::settings()) {
+        if (s.env.empty() || s.type == SettingType::string_array) continue;
+        std::string value = env_value(env, std::string(s.env));
         if (value.empty()) continue;
-        std::string error = apply_env_setting(config, e, value);
-        if (!error.empty()) return fmt::format("env {}: {}", e.variable, error);
-        config.sources[std::string(e.setting)] = fmt::format("env {}", e.variable);
+        std::string error = apply_env_setting(config, s, value);
+        if (!error.empty()) return fmt::format("env {}: {}", s.env, error);
+        config.sources[std::string(s.name)] = fmt::format("env {}", s.env);
     }
 
     std::string keep = env_value(env, "SUTRA_KEEP");
@@ -297,7 +269,7 @@ std::string describe_config(const Config& config) {
         auto it = config.sources.find(std::string(s.name));
         std::string_view source = "default";
         if (it != config.sources.end()) source = it->second;
-        out += fmt::format("{} = {}  # {}\n", s.name, describe_value(config, s.name), source);
+        out += fmt::format("{} = {}  # {}\n", s.name, describe_value(config, s), source);
     }
     if (config.config_path.empty()) {
         out += "config file = (none)\n";

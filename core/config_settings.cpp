@@ -6,63 +6,117 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <limits>
 #include <optional>
 
 namespace sutra::core {
 namespace detail {
 namespace {
 
-constexpr std::int64_t k_int_max = std::numeric_limits<std::int64_t>::max();
 constexpr std::size_t k_max_keep_pattern_bytes = 100;
-
-constexpr std::array k_settings{
-    SettingInfo{"compress.mode", SettingType::string},
-    SettingInfo{"compress.min_bytes", SettingType::integer},
-    SettingInfo{"compress.min_lines", SettingType::integer},
-    SettingInfo{"compress.max_view_bytes", SettingType::integer},
-    SettingInfo{"compress.max_input_bytes", SettingType::integer},
-    SettingInfo{"compress.min_saving_percent", SettingType::integer},
-    SettingInfo{"compress.keep_patterns", SettingType::string_array},
-    SettingInfo{"store.enabled", SettingType::boolean},
-    SettingInfo{"store.dir", SettingType::string},
-    SettingInfo{"store.max_entry_bytes", SettingType::integer},
-    SettingInfo{"store.max_total_bytes", SettingType::integer},
-    SettingInfo{"store.max_entries", SettingType::integer},
-    SettingInfo{"store.ttl_seconds", SettingType::integer},
-    SettingInfo{"store.fsync", SettingType::boolean},
-    SettingInfo{"restore.max_bytes", SettingType::integer},
-    SettingInfo{"stats.enabled", SettingType::boolean},
-    SettingInfo{"stats.max_bytes", SettingType::integer},
-    SettingInfo{"stats.count_tokens", SettingType::boolean},
-};
-
-struct IntRange {
-    std::int64_t min;
-    std::int64_t max;
-};
 
 constexpr std::int64_t k_gib = std::int64_t{1} << 30;
 constexpr std::int64_t k_ten_years = std::int64_t{3650} * 24 * 3600;
+
+using T = SettingType;
 
 // Lower bounds above zero keep a setting from disabling its feature by accident: a view ceiling
 // too small for even a marker, a store that can hold nothing, a TTL that expires on write. Upper
 // bounds keep every size and duration far from overflow (`created + ttl`, byte sums) and within
 // what the code that uses it can hold: an input or entry in memory, a report that reads at most
-// 64 MiB of log.
-IntRange int_range(std::string_view name) {
-    if (name == "compress.min_bytes" || name == "compress.min_lines") return {0, k_gib};
-    if (name == "compress.max_view_bytes") return {256, k_gib};
-    if (name == "compress.max_input_bytes") return {1, 16 * k_gib};
-    if (name == "compress.min_saving_percent") return {0, 90};
-    if (name == "store.max_entry_bytes") return {1, 16 * k_gib};
-    if (name == "store.max_total_bytes") return {1, 1024 * k_gib};
-    if (name == "store.max_entries") return {1, 1'000'000};
-    if (name == "store.ttl_seconds") return {1, k_ten_years};
-    if (name == "restore.max_bytes") return {1, static_cast<std::int64_t>(k_restore_hard_cap)};
-    if (name == "stats.max_bytes") return {1, 64 << 20};
-    return {1, k_int_max};
+// 64 MiB of log. A project file may set compression only, never the store, retention, restore or
+// stats (a repository must not move or keep the user's data).
+constexpr std::array k_settings{
+    SettingInfo{.name = "compress.mode", .type = T::string, .env = "SUTRA_MODE", .project = true},
+    SettingInfo{.name = "compress.min_bytes",
+                .type = T::integer,
+                .env = "SUTRA_MIN_BYTES",
+                .project = true,
+                .min = 0,
+                .max = k_gib,
+                .u64 = &Config::min_bytes},
+    SettingInfo{.name = "compress.min_lines",
+                .type = T::integer,
+                .project = true,
+                .min = 0,
+                .max = k_gib,
+                .u64 = &Config::min_lines},
+    SettingInfo{.name = "compress.max_view_bytes",
+                .type = T::integer,
+                .env = "SUTRA_MAX_VIEW_BYTES",
+                .project = true,
+                .min = 256,
+                .max = k_gib,
+                .u64 = &Config::max_view_bytes},
+    SettingInfo{.name = "compress.max_input_bytes",
+                .type = T::integer,
+                .min = 1,
+                .max = 16 * k_gib,
+                .u64 = &Config::max_input_bytes},
+    SettingInfo{.name = "compress.min_saving_percent",
+                .type = T::integer,
+                .project = true,
+                .min = 0,
+                .max = 90,
+                .u32 = &Config::min_saving_percent},
+    // Also SUTRA_KEEP, which appends to the list (config.cpp).
+    SettingInfo{.name = "compress.keep_patterns", .type = T::string_array, .project = true},
+    SettingInfo{.name = "store.enabled",
+                .type = T::boolean,
+                .env = "SUTRA_STORE",
+                .flag = &Config::store_enabled},
+    SettingInfo{.name = "store.dir", .type = T::string, .env = "SUTRA_HOME"},
+    SettingInfo{.name = "store.max_entry_bytes",
+                .type = T::integer,
+                .min = 1,
+                .max = 16 * k_gib,
+                .u64 = &Config::max_entry_bytes},
+    SettingInfo{.name = "store.max_total_bytes",
+                .type = T::integer,
+                .min = 1,
+                .max = 1024 * k_gib,
+                .u64 = &Config::max_total_bytes},
+    SettingInfo{.name = "store.max_entries",
+                .type = T::integer,
+                .min = 1,
+                .max = 1'000'000,
+                .u64 = &Config::max_entries},
+    SettingInfo{.name = "store.ttl_seconds",
+                .type = T::integer,
+                .env = "SUTRA_TTL_SECONDS",
+                .min = 1,
+                .max = k_ten_years,
+                .i64 = &Config::ttl_seconds},
+    SettingInfo{.name = "store.fsync", .type = T::boolean, .flag = &Config::fsync},
+    SettingInfo{.name = "restore.max_bytes",
+                .type = T::integer,
+                .env = "SUTRA_RESTORE_MAX_BYTES",
+                .min = 1,
+                .max = static_cast<std::int64_t>(k_restore_hard_cap),
+                .u64 = &Config::restore_max_bytes},
+    SettingInfo{.name = "stats.enabled",
+                .type = T::boolean,
+                .env = "SUTRA_STATS",
+                .flag = &Config::stats_enabled},
+    SettingInfo{.name = "stats.max_bytes",
+                .type = T::integer,
+                .min = 1,
+                .max = 64 << 20,
+                .u64 = &Config::stats_max_bytes},
+    SettingInfo{
+        .name = "stats.count_tokens", .type = T::boolean, .flag = &Config::stats_count_tokens},
+};
+
+// Each integer row names its range and exactly one member; each boolean row its flag.
+constexpr bool table_is_whole() {
+    for (const SettingInfo& s : k_settings) {
+        const int members = (s.u64 != nullptr) + (s.u32 != nullptr) + (s.i64 != nullptr);
+        if (s.type == T::integer && (members != 1 || s.min < 0 || s.max < s.min)) return false;
+        if (s.type != T::integer && members != 0) return false;
+        if ((s.type == T::boolean) != (s.flag != nullptr)) return false;
+    }
+    return true;
 }
+static_assert(table_is_whole());
 
 } // namespace
 
@@ -113,53 +167,26 @@ const SettingInfo* find_setting(std::string_view name) {
 }
 
 std::string set_integer(Config& c, std::string_view name, std::int64_t value) {
-    IntRange range = int_range(name);
-    if (value < 0) return fmt::format("{} must not be negative, got {}", name, value);
-    if (value < range.min || value > range.max) {
-        if (range.max == k_int_max)
-            return fmt::format("{} must be at least {}, got {}", name, range.min, value);
-        return fmt::format("{} must be between {} and {}, got {}", name, range.min, range.max,
-                           value);
-    }
-    auto u = static_cast<std::uint64_t>(value);
-    if (name == "compress.min_bytes")
-        c.min_bytes = u;
-    else if (name == "compress.min_lines")
-        c.min_lines = u;
-    else if (name == "compress.max_view_bytes")
-        c.max_view_bytes = u;
-    else if (name == "compress.max_input_bytes")
-        c.max_input_bytes = u;
-    else if (name == "compress.min_saving_percent")
-        c.min_saving_percent = static_cast<std::uint32_t>(u);
-    else if (name == "store.max_entry_bytes")
-        c.max_entry_bytes = u;
-    else if (name == "store.max_total_bytes")
-        c.max_total_bytes = u;
-    else if (name == "store.max_entries")
-        c.max_entries = u;
-    else if (name == "store.ttl_seconds")
-        c.ttl_seconds = value;
-    else if (name == "restore.max_bytes")
-        c.restore_max_bytes = u;
-    else if (name == "stats.max_bytes")
-        c.stats_max_bytes = u;
-    else
+    const SettingInfo* s = find_setting(name);
+    if (s == nullptr || s->type != T::integer)
         return fmt::format("{} is not an integer setting", name);
+    if (value < 0) return fmt::format("{} must not be negative, got {}", name, value);
+    if (value < s->min || value > s->max)
+        return fmt::format("{} must be between {} and {}, got {}", name, s->min, s->max, value);
+    if (s->u64 != nullptr)
+        c.*(s->u64) = static_cast<std::uint64_t>(value);
+    else if (s->u32 != nullptr)
+        c.*(s->u32) = static_cast<std::uint32_t>(value);
+    else
+        c.*(s->i64) = value;
     return {};
 }
 
 std::string set_boolean(Config& c, std::string_view name, bool value) {
-    if (name == "store.enabled")
-        c.store_enabled = value;
-    else if (name == "store.fsync")
-        c.fsync = value;
-    else if (name == "stats.enabled")
-        c.stats_enabled = value;
-    else if (name == "stats.count_tokens")
-        c.stats_count_tokens = value;
-    else
+    const SettingInfo* s = find_setting(name);
+    if (s == nullptr || s->type != T::boolean)
         return fmt::format("{} is not a boolean setting", name);
+    c.*(s->flag) = value;
     return {};
 }
 
@@ -206,9 +233,8 @@ set_string_array(Config& c, std::string_view name, const std::vector<std::string
 } // namespace detail
 
 bool project_may_set(std::string_view setting) {
-    return setting == "compress.mode" || setting == "compress.keep_patterns" ||
-           setting == "compress.min_bytes" || setting == "compress.min_lines" ||
-           setting == "compress.max_view_bytes" || setting == "compress.min_saving_percent";
+    const detail::SettingInfo* s = detail::find_setting(setting);
+    return s != nullptr && s->project;
 }
 
 } // namespace sutra::core

@@ -13,17 +13,28 @@
 
 namespace sutra::core {
 
-/// The settings a project file may set: compression only, never the store, retention, restore
-/// or stats (a repository must not move or keep the user's data).
+/// The settings a project file may set (the table's `project` column): compression only.
 bool project_may_set(std::string_view setting);
 
 namespace detail {
 
 enum class SettingType { integer, boolean, string, string_array };
 
+/// One setting: everything that reading, checking, overriding and printing it needs. Adding a
+/// setting is a field in Config (config_values.hpp) and a row in the table.
 struct SettingInfo {
     std::string_view name; ///< dotted, e.g. "compress.min_bytes"
     SettingType type;
+    std::string_view env = {}; ///< the SUTRA_* variable that overrides it; empty: none
+    bool project = false;      ///< a trusted project's .sutra.toml may set it
+    std::int64_t min = 0;      ///< an integer's range (inclusive)
+    std::int64_t max = 0;
+    // Where the value lives: the one member of its type (strings and the array have checks of
+    // their own in set_string and set_string_array).
+    std::uint64_t Config::*u64 = nullptr;
+    std::uint32_t Config::*u32 = nullptr;
+    std::int64_t Config::*i64 = nullptr;
+    bool Config::*flag = nullptr;
 };
 
 /// Every setting, in the order `sutra config` prints them.

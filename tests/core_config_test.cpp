@@ -1,4 +1,5 @@
 #include "core/config.hpp"
+#include "core/config_settings.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -316,6 +317,53 @@ TEST(ConfigTest, OutOfRangeValuesAreErrorsWithLine) {
     }
     EXPECT_NO_FATAL_FAILURE(load_ok("[compress]\nmin_saving_percent = 90\nmin_bytes = 0\n"));
     EXPECT_NO_FATAL_FAILURE(load_ok("[restore]\nmax_bytes = 1\n"));
+}
+
+// The setting table drives the file, the environment and `sutra config` alike: every integer
+// setting takes its bounds and refuses one past them, from the file and from its variable, and
+// the value read is the value `sutra config` prints.
+TEST(ConfigTest, EveryIntegerSettingTakesItsRangeFromTheFileAndItsVariable) {
+    int integers = 0;
+    for (const detail::SettingInfo& s : detail::settings()) {
+        if (s.type != detail::SettingType::integer) continue;
+        ++integers;
+        const std::string name(s.name);
+        const auto dot = name.find('.');
+        const auto toml = [&](std::int64_t v) {
+            return "[" + name.substr(0, dot) + "]\n" + name.substr(dot + 1) + " = " +
+                   std::to_string(v) + "\n";
+        };
+        // The store must hold its largest entry: raise its total when the entry grows.
+        const std::string together =
+            name == "store.max_entry_bytes" ? "[store]\nmax_total_bytes = 1099511627776\n" : "";
+        for (const std::int64_t v : {s.min, s.max}) {
+            // The store must hold its largest entry: the other of the pair is set to allow it.
+            std::string text = toml(v);
+            if (name == "store.max_entry_bytes")
+                text = "[store]\nmax_entry_bytes = " + std::to_string(v) +
+                       "\nmax_total_bytes = 1099511627776\n";
+            if (name == "store.max_total_bytes")
+                text =
+                    "[store]\nmax_total_bytes = " + std::to_string(v) + "\nmax_entry_bytes = 1\n";
+            const Config c = load_ok(text);
+            EXPECT_THAT(describe_config(c), HasSubstr(name + " = " + std::to_string(v) + "  #"))
+                << name;
+        }
+        EXPECT_THAT(load_error(toml(s.max + 1)), HasSubstr(name)) << name;
+        if (s.min > 0) {
+            EXPECT_THAT(load_error(toml(s.min - 1)), HasSubstr(name)) << name;
+        }
+        if (!s.env.empty()) {
+            const std::string var(s.env);
+            EXPECT_THAT(load_error("", {{var, std::to_string(s.max + 1)}}), HasSubstr(var));
+            if (name != "store.max_entry_bytes" && name != "store.max_total_bytes") {
+                const Config c = load_ok("", {{var, std::to_string(s.max)}});
+                EXPECT_EQ(c.sources.at(name), "env " + var);
+                EXPECT_THAT(describe_config(c), HasSubstr(name + " = " + std::to_string(s.max)));
+            }
+        }
+    }
+    EXPECT_GE(integers, 10);
 }
 
 TEST(ConfigTest, UnknownKeysAndSectionsAreErrors) {
