@@ -10,8 +10,10 @@
 //     keep their first copy. Runs of 4+ lines with the same shape signature (differing only in
 //     numbers, hashes, paths) keep their first and last line. Critical lines never fold as
 //     "similar": each may be a distinct error.
-//  2. Levels. Key words make a line critical or notable; shape rules add a few (the exception
-//     line that ends a Python traceback, pytest's section headers).
+//  2. Levels. Key words make a line critical or notable (core/rewrite/diagnostic_lines.hpp); the
+//     rules over several lines add a few and say which lines belong together (the exception line
+//     that ends a Python traceback, an error's place below it, the line an indented error sits
+//     under: core/rewrite/block_rules.hpp).
 //  3. Selection under a byte budget: critical lines with their context and continuation block
 //     (carets, frames, location lines) first, then a minimum head and tail, then notable lines,
 //     then more tail and head. Critical lines are only cut when they alone exceed the ceiling.
@@ -25,6 +27,7 @@
 
 #include "core/rewrite/text_rewrite.hpp"
 
+#include "core/rewrite/block_rules.hpp"
 #include "core/rewrite/diagnostic_lines.hpp"
 #include "core/rewrite/line_runs.hpp"
 #include "core/util/flat_set.hpp"
@@ -67,17 +70,6 @@ constexpr std::uint64_t k_short_marker_cost = 40;
 constexpr std::size_t k_shown_run = 16;
 // Subordinate diagnostics (`note:` lines) kept in an error's block.
 constexpr std::size_t k_notes_per_error = 3;
-// How far above an indented error the line it sits under may be (a file's name over its rows).
-constexpr std::size_t k_parent_reach = 2000;
-// How far above an indented error its paragraph's first line may be to count as its place
-// (shellcheck's `In FILE line N:` is two lines up); further up it is the start of a long log.
-constexpr std::size_t k_heading_reach = 8;
-// How far below an error its place may be, inside the indented block under it (jest's first
-// frame comes after the diff and the code excerpt).
-constexpr std::size_t k_block_reach = 60;
-// How far below a line naming a rule its place may be for the line to be a finding (bandit's
-// `Location:` is the third line of its block).
-constexpr std::size_t k_rule_reach = 6;
 // Errors of one kind (the shape of their first three words) shown with their context lines
 // regardless of the budget.
 constexpr std::uint32_t k_context_per_kind = 3;
@@ -85,10 +77,6 @@ constexpr std::uint32_t k_context_per_kind = 3;
 // looked for up to this many times a line (a 5 MB line of "error" stays linear).
 constexpr std::size_t k_word_window = 100;
 constexpr std::size_t k_max_word_hits = 4096;
-
-bool starts_with(std::string_view s, std::string_view p) {
-    return s.substr(0, p.size()) == p;
-}
 
 // The kind of a line: the shape of its first three words ("npm warn deprecated", "npm warn
 // ERESOLVE", "src/a.c:1:2: warning:").
@@ -162,7 +150,7 @@ public:
         clean();
         classify();
         std::vector<std::size_t> listed = std::move(m_critical_lines);
-        if (!m_parent.empty()) {
+        if (!m_blocks.parent.empty()) {
             for (std::size_t k = 0, n = listed.size(); k < n; ++k)
                 for (const std::int32_t up : {parent_of(listed[k]), heading_of(listed[k])})
                     if (up >= 0) listed.push_back(static_cast<std::size_t>(up));
@@ -223,10 +211,7 @@ private:
     std::vector<std::string> m_cleaned;
     Noise m_noise;
     std::vector<Level> m_level;
-    std::vector<bool> m_location_line;       // the location of an error above it
-    std::vector<std::int32_t> m_location_of; // an error's location line below it, or -1; or empty
-    std::vector<std::int32_t> m_parent;  // the line an indented error sits under, or -1; or empty
-    std::vector<std::int32_t> m_heading; // its paragraph's first line, naming the place, or -1
+    Blocks m_blocks; // which lines belong together (core/rewrite/block_rules.hpp)
     // The critical and the notable lines, in order: what select() visits on every attempt.
     std::vector<std::size_t> m_critical_lines;
     std::vector<std::size_t> m_notable_lines;
@@ -283,58 +268,19 @@ private:
             m_level[i] = line_level(m_keys, t);
             m_head[i] = static_cast<std::uint32_t>(shape_head(t));
         }
-        // The line that ends a Python traceback names the exception, whatever its name.
-        for (std::size_t i = 0; i < m_n; ++i) {
-            const std::string_view t = text(i);
-            if (t.empty() || t[0] != 'T' || !starts_with(t, "Traceback (most recent call last)"))
-                continue;
-            std::size_t j = i + 1;
-            while (j < m_n && !text(j).empty() && (text(j)[0] == ' ' || text(j)[0] == '\t')) ++j;
-            if (j < m_n && j > i + 1 && !is_blank(text(j))) m_level[j] = Level::critical;
-        }
-        // An error whose place is below it, in the indented block under it: the line right
-        // below (rustc's `error[E0308]: mismatched types` over `  --> src/main.rs:2:19`, a
-        // runtime's message over `    at app.js:12:5`) or the block's first place further down
-        // (jest's `      at Object.toBe (__tests__/lib.test.js:7:55)` under `  ● suite › case`,
-        // go test's `    main_test.go:12: got 4` under `--- FAIL: TestX`). That line is part
-        // of the error, shown with it even when later errors of its kind go without context,
-        // and it tells a hundred identical headers apart.
-        // A line that names a rule with its place in the block below (bandit's `>> Issue:
-        // [B101:assert_used] …` over `   Location: path:12`) is a finding just the same. A memory
-        // checker's header may have one line of its own depth under it before the stack (ASan's
-        // `WRITE of size 4 at … thread T0`): the stack's first place in a source file is where
-        // the program went wrong, past the checker's and the C library's frames.
-        m_location_line.assign(m_n, false);
-        m_location_of.clear();
-        for (std::size_t i = 0; i + 1 < m_n; ++i) {
-            const bool error = m_level[i] == Level::critical;
-            if (!error && !names_rule(text(i))) continue;
-            if (has_location(text(i))) continue;
-            const std::size_t depth = indent_of(text(i));
-            const std::size_t reach = error ? k_block_reach : k_rule_reach;
-            for (std::size_t j = i + 1; j < m_n && j - i <= reach; ++j) {
-                const std::string_view t = text(j);
-                if (is_blank(t)) continue;
-                const bool subtitle = j == i + 1 && error && m_level[j] != Level::critical;
-                if ((indent_of(t) <= depth && !subtitle) ||
-                    (m_level[j] == Level::critical && !is_location(t)))
-                    break; // out of the block, or another error's own line
-                if (!is_location(t) || indent_of(t) <= depth) continue;
-                if (m_location_of.empty()) m_location_of.assign(m_n, -1);
-                m_location_of[i] = static_cast<std::int32_t>(j);
-                m_location_line[j] = true;
-                m_level[i] = m_level[j] = Level::critical;
-                break;
-            }
-        }
-        find_parents();
+        m_blocks = find_blocks(LineTexts{m_n, this,
+                                         [](const void* p, std::size_t i) {
+                                             return static_cast<const Planner*>(p)->text(i);
+                                         }},
+                               m_level);
         // A critical line the output already said word for word (a server's hundredth "code
         // 404, message File not found") adds only its position: the first copy is the error.
         // A located error is said again only with the same location too, and an indented one
         // only under the same header.
         std::size_t critical = 0;
         for (std::size_t i = 0; i < m_n; ++i) critical += m_level[i] == Level::critical ? 1 : 0;
-        LineSet said(critical), said_at(m_parent.empty() && m_location_of.empty() ? 0 : critical);
+        LineSet said(critical),
+            said_at(m_blocks.parent.empty() && m_blocks.location_of.empty() ? 0 : critical);
         auto text_or_none = [&](std::int32_t at) {
             return at >= 0 ? text(static_cast<std::size_t>(at)) : std::string_view{};
         };
@@ -345,7 +291,7 @@ private:
         const std::hash<std::string_view> hash;
         for (std::size_t i = 0; i < m_n; ++i) {
             // A location line goes with its error.
-            if (m_level[i] != Level::critical || m_location_line[i]) continue;
+            if (m_level[i] != Level::critical || m_blocks.location_line[i]) continue;
             const auto line = static_cast<std::uint32_t>(i);
             const std::int32_t at = location_of(i);
             if (at < 0 && parent_of(i) < 0) {
@@ -370,60 +316,6 @@ private:
         }
     }
 
-    // An indented error sits under the line it belongs to: a stylish linter's row under its
-    // file's name, a test runner's assertion under the test's name (the nearest line above with
-    // less indentation), and shellcheck's finding under its code line and `In FILE line 12:`
-    // (the first line of its paragraph, when that names a place). Those lines are shown
-    // whenever the error is: without them the row reads as the previous file's. An indented
-    // warning under a line that names a place is a located warning, as one naming it itself.
-    // One pass, with a stack of the open lines of less and less indentation; only when some
-    // error or warning is indented.
-    void find_parents() {
-        m_parent.clear();
-        m_heading.clear();
-        auto candidate = [&](std::size_t i, std::string_view t) {
-            return !m_location_line[i] && (m_level[i] == Level::critical ||
-                                           (m_level[i] == Level::notable && mentions_warning(t)));
-        };
-        bool any = false;
-        for (std::size_t i = 0; i < m_n && !any; ++i)
-            any = m_level[i] >= Level::notable && indent_of(text(i)) > 0 && candidate(i, text(i));
-        if (!any) return;
-        m_parent.assign(m_n, -1);
-        m_heading.assign(m_n, -1);
-        std::vector<std::pair<std::size_t, std::size_t>> open; // (indentation, line)
-        std::size_t paragraph = 0;      // the first line after the last blank one
-        bool paragraph_located = false; // and whether it names a place
-        bool after_blank = true;
-        for (std::size_t i = 0; i < m_n; ++i) {
-            const std::string_view t = text(i);
-            if (is_blank(t)) {
-                after_blank = true;
-                continue;
-            }
-            if (after_blank) {
-                paragraph = i;
-                paragraph_located = has_location(t);
-                after_blank = false;
-            }
-            const std::size_t depth = indent_of(t);
-            while (!open.empty() && open.back().first >= depth) open.pop_back();
-            if (depth > 0 && !open.empty() && i - open.back().second <= k_parent_reach &&
-                candidate(i, t)) {
-                const std::size_t up = open.back().second;
-                const bool heading =
-                    paragraph_located && paragraph < up && i - paragraph <= k_heading_reach;
-                if (m_level[i] == Level::notable && (has_location(text(up)) || heading))
-                    m_level[i] = Level::critical;
-                if (m_level[i] == Level::critical) {
-                    m_parent[i] = static_cast<std::int32_t>(up);
-                    if (heading) m_heading[i] = static_cast<std::int32_t>(paragraph);
-                }
-            }
-            open.emplace_back(depth, i);
-        }
-    }
-
     // A run that exited 0 but reported errors of its own (valgrind over passing tests, a
     // sanitizer in recover mode, a linter that exits 0) shows them as a failing run would: the
     // exit status is the wrapped program's verdict, not the checker's.
@@ -440,11 +332,9 @@ private:
         }
     }
 
-    std::int32_t parent_of(std::size_t i) const { return m_parent.empty() ? -1 : m_parent[i]; }
-    std::int32_t location_of(std::size_t i) const {
-        return m_location_of.empty() ? -1 : m_location_of[i];
-    }
-    std::int32_t heading_of(std::size_t i) const { return m_heading.empty() ? -1 : m_heading[i]; }
+    std::int32_t parent_of(std::size_t i) const { return m_blocks.parent_of(i); }
+    std::int32_t location_of(std::size_t i) const { return m_blocks.location(i); }
+    std::int32_t heading_of(std::size_t i) const { return m_blocks.heading_of(i); }
 
     // Keeps critical line i and the lines it sits under; returns the bytes they add.
     std::uint64_t keep_error(std::size_t i) {
@@ -644,7 +534,7 @@ private:
             std::uint64_t context_bytes = 0;
             for (std::size_t i : critical) {
                 if (context_bytes + used > room) break;
-                if (m_location_line[i]) continue; // its error's context is its context
+                if (m_blocks.location_line[i]) continue; // its error's context is its context
                 if (++seen[error_kind_of(text(i))] > k_context_per_kind) {
                     m_bare[i] = true;
                     continue;
@@ -656,7 +546,8 @@ private:
                     if (j - i > m_opt.context_after && !is_continuation(text(j))) break;
                     // Another error's own block follows (not this one's location line).
                     if (m_level[j] == Level::critical &&
-                        !(m_location_line[j] && location_of(i) == static_cast<std::int32_t>(j)))
+                        !(m_blocks.location_line[j] &&
+                          location_of(i) == static_cast<std::int32_t>(j)))
                         break;
                     // A compiler's chain of notes (g++'s hundred candidates) explains the error
                     // with its first few; the rest stay behind a marker.
@@ -717,7 +608,8 @@ private:
         bool under_bare = false; // the last error kept above was shown bare
         for (std::size_t i = 0; i < m_n;) {
             if (m_state[i] != State::dropped) {
-                if (m_level[i] == Level::critical && !m_location_line[i]) under_bare = m_bare[i];
+                if (m_level[i] == Level::critical && !m_blocks.location_line[i])
+                    under_bare = m_bare[i];
                 ++i;
                 continue;
             }

@@ -1,0 +1,132 @@
+// See block_rules.hpp.
+
+#include "core/rewrite/block_rules.hpp"
+
+#include "core/rewrite/diagnostic_lines.hpp"
+
+#include <utility>
+
+namespace sutra::core {
+namespace {
+
+// How far above an indented error the line it sits under may be (a file's name over its rows).
+constexpr std::size_t k_parent_reach = 2000;
+// How far above an indented error its paragraph's first line may be to count as its place
+// (shellcheck's `In FILE line N:` is two lines up); further up it is the start of a long log.
+constexpr std::size_t k_heading_reach = 8;
+// How far below an error its place may be, inside the indented block under it (jest's first
+// frame comes after the diff and the code excerpt).
+constexpr std::size_t k_block_reach = 60;
+// How far below a line naming a rule its place may be for the line to be a finding (bandit's
+// `Location:` is the third line of its block).
+constexpr std::size_t k_rule_reach = 6;
+
+// An indented error sits under the line it belongs to: a stylish linter's row under its
+// file's name, a test runner's assertion under the test's name (the nearest line above with
+// less indentation), and shellcheck's finding under its code line and `In FILE line 12:`
+// (the first line of its paragraph, when that names a place). Those lines are shown
+// whenever the error is: without them the row reads as the previous file's. An indented
+// warning under a line that names a place is a located warning, as one naming it itself.
+// One pass, with a stack of the open lines of less and less indentation; only when some
+// error or warning is indented.
+void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b) {
+    const std::size_t n = lines.count;
+    b.parent.clear();
+    b.heading.clear();
+    auto candidate = [&](std::size_t i, std::string_view t) {
+        return !b.location_line[i] && (levels[i] == Level::critical ||
+                                       (levels[i] == Level::notable && mentions_warning(t)));
+    };
+    bool any = false;
+    for (std::size_t i = 0; i < n && !any; ++i)
+        any = levels[i] >= Level::notable && indent_of(lines(i)) > 0 && candidate(i, lines(i));
+    if (!any) return;
+    b.parent.assign(n, -1);
+    b.heading.assign(n, -1);
+    std::vector<std::pair<std::size_t, std::size_t>> open; // (indentation, line)
+    std::size_t paragraph = 0;      // the first line after the last blank one
+    bool paragraph_located = false; // and whether it names a place
+    bool after_blank = true;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string_view t = lines(i);
+        if (is_blank(t)) {
+            after_blank = true;
+            continue;
+        }
+        if (after_blank) {
+            paragraph = i;
+            paragraph_located = has_location(t);
+            after_blank = false;
+        }
+        const std::size_t depth = indent_of(t);
+        while (!open.empty() && open.back().first >= depth) open.pop_back();
+        if (depth > 0 && !open.empty() && i - open.back().second <= k_parent_reach &&
+            candidate(i, t)) {
+            const std::size_t up = open.back().second;
+            const bool heading =
+                paragraph_located && paragraph < up && i - paragraph <= k_heading_reach;
+            if (levels[i] == Level::notable && (has_location(lines(up)) || heading))
+                levels[i] = Level::critical;
+            if (levels[i] == Level::critical) {
+                b.parent[i] = static_cast<std::int32_t>(up);
+                if (heading) b.heading[i] = static_cast<std::int32_t>(paragraph);
+            }
+        }
+        open.emplace_back(depth, i);
+    }
+}
+
+} // namespace
+
+Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
+    const std::size_t n = lines.count;
+    Blocks b;
+    // The line that ends a Python traceback names the exception, whatever its name.
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string_view t = lines(i);
+        if (t.empty() || t[0] != 'T' || !t.starts_with("Traceback (most recent call last)"))
+            continue;
+        std::size_t j = i + 1;
+        while (j < n && !lines(j).empty() && (lines(j)[0] == ' ' || lines(j)[0] == '\t')) ++j;
+        if (j < n && j > i + 1 && !is_blank(lines(j))) levels[j] = Level::critical;
+    }
+    // An error whose place is below it, in the indented block under it: the line right
+    // below (rustc's `error[E0308]: mismatched types` over `  --> src/main.rs:2:19`, a
+    // runtime's message over `    at app.js:12:5`) or the block's first place further down
+    // (jest's `      at Object.toBe (__tests__/lib.test.js:7:55)` under `  ● suite › case`,
+    // go test's `    main_test.go:12: got 4` under `--- FAIL: TestX`). That line is part
+    // of the error, shown with it even when later errors of its kind go without context,
+    // and it tells a hundred identical headers apart.
+    // A line that names a rule with its place in the block below (bandit's `>> Issue:
+    // [B101:assert_used] …` over `   Location: path:12`) is a finding just the same. A memory
+    // checker's header may have one line of its own depth under it before the stack (ASan's
+    // `WRITE of size 4 at … thread T0`): the stack's first place in a source file is where
+    // the program went wrong, past the checker's and the C library's frames.
+    b.location_line.assign(n, false);
+    b.location_of.clear();
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        const bool error = levels[i] == Level::critical;
+        if (!error && !names_rule(lines(i))) continue;
+        if (has_location(lines(i))) continue;
+        const std::size_t depth = indent_of(lines(i));
+        const std::size_t reach = error ? k_block_reach : k_rule_reach;
+        for (std::size_t j = i + 1; j < n && j - i <= reach; ++j) {
+            const std::string_view t = lines(j);
+            if (is_blank(t)) continue;
+            const bool subtitle = j == i + 1 && error && levels[j] != Level::critical;
+            if ((indent_of(t) <= depth && !subtitle) ||
+                (levels[j] == Level::critical && !is_location(t)))
+                break; // out of the block, or another error's own line
+            if (!is_location(t) || indent_of(t) <= depth) continue;
+            if (b.location_of.empty()) b.location_of.assign(n, -1);
+            b.location_of[i] = static_cast<std::int32_t>(j);
+            b.location_line[j] = true;
+            levels[i] = levels[j] = Level::critical;
+            break;
+        }
+    }
+    find_parents(lines, levels, b);
+    return b;
+}
+
+} // namespace sutra::core

@@ -1,0 +1,42 @@
+#pragma once
+// Rules over several lines of a diagnostic: the line that ends a Python traceback, the place
+// below an error that is that error's, the line an indented error sits under. They raise the
+// levels the one-line rules gave (core/rewrite/diagnostic_lines.hpp) and say which lines belong
+// together; the text planner (core/rewrite/text_rewrite.cpp) selects and builds with that.
+
+#include "core/rewrite/classify.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace sutra::core {
+
+/// The lines the rules read: line i's text as shown (terminal escapes removed; a line standing
+/// for a run of copies reads as one copy). A plain function and its owner, so the planner's
+/// own accessor serves without a copy of every line.
+struct LineTexts {
+    std::size_t count = 0;
+    const void* owner = nullptr;
+    std::string_view (*text_of)(const void* owner, std::size_t i) = nullptr;
+    std::string_view operator()(std::size_t i) const { return text_of(owner, i); }
+};
+
+/// Which lines belong together. The vectors are per line; the three of indices are empty when
+/// no line has one, and hold -1 for lines without one.
+struct Blocks {
+    std::vector<bool> location_line;       ///< the place of an error above it
+    std::vector<std::int32_t> location_of; ///< an error's place below it
+    std::vector<std::int32_t> parent;      ///< the line an indented error sits under
+    std::vector<std::int32_t> heading;     ///< its paragraph's first line, naming the place
+
+    std::int32_t location(std::size_t i) const { return location_of.empty() ? -1 : location_of[i]; }
+    std::int32_t parent_of(std::size_t i) const { return parent.empty() ? -1 : parent[i]; }
+    std::int32_t heading_of(std::size_t i) const { return heading.empty() ? -1 : heading[i]; }
+};
+
+/// Applies the rules to `levels` (one per line, from line_level) and returns the blocks.
+Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels);
+
+} // namespace sutra::core
