@@ -509,6 +509,43 @@ TEST(StreamPlanner, EveryCriticalLineThatFitsIsShown) {
     EXPECT_LE(v.view.size(), 8192u);
 }
 
+// The streaming planner applies the message rule of core/rewrite/block_rules.hpp too: a panic's
+// message on the line below its `panicked at PLACE:` is critical, so it is shown with its panic
+// even where no context is shown.
+TEST(StreamPlanner, AnAnnouncedMessageIsShownWithItsError) {
+    std::mt19937 rng(23);
+    std::string input;
+    std::vector<std::string> messages;
+    const std::size_t lines = 400000;
+    for (std::size_t i = 0; i < lines; ++i) {
+        if (i % (lines / 12) == lines / 24) {
+            messages.push_back("index out of bounds: the len is 0 but the index is " +
+                               std::to_string(i));
+            input += "thread 'case_" + std::to_string(i) +
+                     "' panicked at src/lib.rs:" + std::to_string(i % 500) + ":9:\n" +
+                     messages.back() + "\n";
+        } else {
+            input += "INFO worker " + std::to_string(i % 97) + " processed batch " +
+                     std::to_string(i) + "\n";
+        }
+    }
+    ASSERT_GT(input.size(), 12u << 20);
+    // No context lines: a message is shown only as a critical line of its own.
+    const KeyMatcher keys;
+    TextOptions options = text_options(Mode::normal, 16384);
+    options.context_before = options.context_after = 0;
+    StreamPlanner planner(keys, options);
+    feed_in_chunks(planner, nullptr, input, rng);
+    MarkerContext ctx;
+    ctx.id = k_placeholder_id;
+    StreamRetention all;
+    all.retained = UINT64_MAX;
+    const StreamView v = planner.render(ctx, all);
+    ASSERT_EQ(messages.size(), 12u);
+    for (const auto& m : messages) EXPECT_EQ(occurrences(v.view, m + "\n"), 1u) << m;
+    EXPECT_EQ(v.key_lines_elided, 0u);
+}
+
 // Far more critical lines than fit: as many as fit, spread evenly over the whole output (the
 // first and the last among them), no other line shown but the last one, and one closing line
 // counting the rest.

@@ -198,6 +198,46 @@ TEST(TextRules, AnErrorsLocationBelowItStaysWithIt) {
     EXPECT_LT(r.view.size(), twice.size() / 4);
 }
 
+// A line that ends with a colon announces its message below it: Rust prints every panic as
+// `thread 'NAME' panicked at PLACE:` over the message, which names no error word of its own
+// (`index out of bounds: …`). Each message is shown with its panic, however many there are.
+TEST(TextRules, AnErrorsMessageOnTheLineBelowItStaysWithIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(41);
+    const std::vector<std::string> words = {"index out of bounds: the len is 0 but the index is",
+                                            "called `Option::unwrap()` on a `None` value at",
+                                            "attempt to subtract with overflow near",
+                                            "unexpected state reached in step"};
+    for (int round = 0; round < 6; ++round) {
+        const int count = 8 + static_cast<int>(rng() % 40);
+        std::string in = "running " + std::to_string(count * 10) + " tests\n";
+        std::vector<std::string> messages;
+        for (int i = 0; i < count * 10; ++i)
+            in += "test tests::case_" + std::to_string(i) + " ... ok\n";
+        in += "\nfailures:\n\n";
+        for (int i = 0; i < count; ++i) {
+            messages.push_back(words[rng() % words.size()] + " " + std::to_string(rng() % 1000));
+            in += "---- tests::case_" + std::to_string(i) + " stdout ----\n\nthread 'tests::case_" +
+                  std::to_string(i) + "' (" + std::to_string(1000 + i) +
+                  ") panicked at src/lib.rs:" + std::to_string(10 + i) + ":5:\n" + messages.back() +
+                  "\nstack backtrace:\n";
+            for (int f = 0; f < 12; ++f)
+                in += "  " + std::to_string(f) + ": core::panicking::frame_" + std::to_string(f) +
+                      "\n             at /rustc/abc/library/core/src/panicking.rs:" +
+                      std::to_string(80 + f) + ":14\n";
+            in += "note: Some details are omitted, run with `RUST_BACKTRACE=full`.\n\n";
+        }
+        in += "test result: FAILED. 0 passed; " + std::to_string(count) + " failed\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        std::size_t shown = 0;
+        for (const auto& m : messages) shown += view.find("\n" + m + "\n") != std::string::npos;
+        EXPECT_EQ(shown, messages.size()) << round;
+    }
+}
+
 // A failure whose place is further down its indented block (jest prints the diff and a code
 // excerpt, whose calls such as `toBe(6)` are not places, before the first frame; a JVM prints
 // thirty frames): the block's first place is shown with it, for every failure, and the frames

@@ -1,5 +1,6 @@
 #include "core/exec/exec_stream.hpp"
 
+#include "core/rewrite/block_rules.hpp"
 #include "core/rewrite/diagnostic_lines.hpp"
 #include "core/rewrite/lines.hpp"
 #include "core/util/utf8.hpp"
@@ -188,6 +189,13 @@ void StreamPlanner::take(std::string_view raw_head,
         line.notable = m_prev_level == Level::notable;
         m_prev_text.assign(text);
     }
+    // The message an error line announced with its colon is the error's (core/rewrite/block_rules).
+    if (!line.critical && m_announced && is_announced_message(m_announced_depth, text)) {
+        line.critical = true;
+        line.notable = false;
+    }
+    m_announced = line.critical && announces_message(text);
+    if (m_announced) m_announced_depth = indent_of(text);
     if (line.critical) {
         ++m_critical_seen;
         if (m_critical_numbers.size() < k_counted_lines)

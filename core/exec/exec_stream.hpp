@@ -161,9 +161,11 @@ private:
     std::vector<std::uint64_t> m_critical_numbers;
     bool m_counted_all = true;
 
-    Line m_line;                      ///< the line being looked at (its buffers are reused)
-    std::string m_prev_text;          ///< the last short line's text and level: repeats skip the
-    Level m_prev_level = Level::none; ///< classifier
+    Line m_line;                       ///< the line being looked at (its buffers are reused)
+    std::string m_prev_text;           ///< the last short line's text and level: repeats skip the
+    Level m_prev_level = Level::none;  ///< classifier
+    bool m_announced = false;          ///< the last line was an error that ends with a colon
+    std::size_t m_announced_depth = 0; ///< and its indentation
 
     void take(std::string_view raw_head,
               std::string_view raw_tail,

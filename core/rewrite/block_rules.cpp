@@ -78,6 +78,17 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
 
 } // namespace
 
+bool announces_message(std::string_view line) {
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' '))
+        line.remove_suffix(1);
+    return !line.empty() && line.back() == ':';
+}
+
+bool is_announced_message(std::size_t depth, std::string_view next) {
+    return !is_blank(next) && indent_of(next) <= depth && !is_location(next) &&
+           !is_section_header(next);
+}
+
 Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     const std::size_t n = lines.count;
     Blocks b;
@@ -125,6 +136,15 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             break;
         }
     }
+    // A critical line that ends with a colon announces its message on the line right below
+    // (Rust's `thread 'x' panicked at src/lib.rs:9:5:` over `index out of bounds: …`, a tool's
+    // `error: the build failed because:` over the reason): the error's own words, whatever
+    // words they hold.
+    for (std::size_t i = 0; i + 1 < n; ++i)
+        if (levels[i] == Level::critical && !b.location_line[i] &&
+            levels[i + 1] != Level::critical && announces_message(lines(i)) &&
+            is_announced_message(indent_of(lines(i)), lines(i + 1)))
+            levels[i + 1] = Level::critical;
     find_parents(lines, levels, b);
     return b;
 }

@@ -36,6 +36,15 @@ struct Blocks {
     std::int32_t heading_of(std::size_t i) const { return heading.empty() ? -1 : heading[i]; }
 };
 
+/// Whether a critical line announces its message on the line right below: it ends with a colon
+/// (Rust's `thread 'x' panicked at src/lib.rs:9:5:`).
+bool announces_message(std::string_view line);
+
+/// Whether `next`, right below a line at indentation `depth` that announced its message, is that
+/// message: text no deeper than it, not a place or a ruler. The streaming planner of `sutra exec`
+/// (core/exec/exec_stream.cpp) applies it line by line too.
+bool is_announced_message(std::size_t depth, std::string_view next);
+
 /// Applies the rules to `levels` (one per line, from line_level) and returns the blocks.
 Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels);
 
