@@ -187,6 +187,63 @@ if have cargo; then
 else
     skip cargo_build_errors "cargo missing"
 fi
+# cargo test of a crate whose tests fail: each panic prints `thread 'NAME' (TID) panicked at
+# PLACE:` over its message (`index out of bounds: …`, an assertion with its left and right), then
+# a backtrace; the message names no error word of its own.
+if have cargo; then
+    mkdir -p "$work/crate_tests/src"
+    printf '[package]\nname = "ct"\nversion = "0.1.0"\nedition = "2021"\n' >"$work/crate_tests/Cargo.toml"
+    { echo 'pub fn add(a: u64, b: u64) -> u64 { a + b }'
+      echo '#[cfg(test)]'; echo 'mod tests {'; echo '    use super::*;'
+      for i in $(seq 0 119); do
+          if ((i % 17 == 5)); then
+              echo "    #[test] fn case_$i() { assert_eq!(add($i, 1), $i + 2, \"sum of $i\"); }"
+          elif ((i % 29 == 7)); then
+              echo "    #[test] fn panics_$i() { let v: Vec<u32> = vec![]; let _ = v[$i]; }"
+          else
+              echo "    #[test] fn case_$i() { assert_eq!(add($i, 1), $i + 1); }"
+          fi
+      done
+      echo '}'; } >"$work/crate_tests/src/lib.rs"
+    capture cargo_test_panics -- bash -c 'cd crate_tests && RUST_BACKTRACE=1 cargo test --offline --color never'
+else
+    skip cargo_test_panics "cargo missing"
+fi
+# javac of a class with 150 errors of three kinds (a `cannot find symbol` names the symbol on a
+# `symbol:` line under its place), and a JVM exception 180 frames deep with its cause.
+if have javac && have java; then
+    mkdir -p "$work/javaproj"
+    { echo 'public class Bad {'
+      for i in $(seq 0 149); do
+          case $((i % 3)) in
+              0) echo "    int f$i() { return \"s$i\"; }" ;;
+              1) echo "    void g$i() { undefinedCall$i(); }" ;;
+              2) echo "    String h$i() { int x = $i; return x.length(); }" ;;
+          esac
+      done
+      echo '}'; } >"$work/javaproj/Bad.java"
+    capture javac_errors -- bash -c 'cd javaproj && javac -Xmaxerrs 500 Bad.java'
+    cat >"$work/javaproj/Deep.java" <<'EOF'
+public class Deep {
+    static void recurse(int n) {
+        if (n == 0) {
+            try { Integer.parseInt("notanumber"); }
+            catch (NumberFormatException e) { throw new IllegalStateException("wrapped failure at depth", e); }
+        }
+        recurse(n - 1);
+    }
+    public static void main(String[] args) {
+        for (int i = 0; i < 300; i++) System.out.println("INFO processing record " + i + " ok");
+        System.err.println("WARNING: slow record 17");
+        recurse(180);
+    }
+}
+EOF
+    capture java_nested_exception -- bash -c 'cd javaproj && javac Deep.java && java Deep'
+else
+    skip javac_errors "javac missing"
+    skip java_nested_exception "java missing"
+fi
 # valgrind on a real interpreter: hundreds of loss records with stacks, 23 of them real leaks.
 if have valgrind && [[ -x /usr/bin/perl ]]; then
     capture valgrind_perl_leaks -- valgrind --leak-check=full --num-callers=6 /usr/bin/perl -MPOSIX -e 1

@@ -13,8 +13,9 @@ cap: a case with 800 errors has 800 must-keep lines. A line must stay visible wh
   2. an error or failure verdict: `error:`/`error[E…]:`/`error TS1234`, a line starting with
      `error`, `Error:`, `fatal:`, `panicked at`, FAIL/FAILED/ERROR as words, `npm error …`,
      `CMake Error`, or an exception line (`KeyError: 'x'`, `AssertionError`, the first unindented
-     line after `Traceback (most recent call last):`, pytest's `E   …Error` lines), or a
-     memory checker's finding (`definitely lost in loss record`, `Invalid read`, `uninitialised
+     line after `Traceback (most recent call last):`, pytest's `E   …Error` lines, a JVM's
+     `Exception in thread …` and `Caused by: …`, the message Rust prints on the line below
+     `panicked at PLACE:`), or a memory checker's finding (`definitely lost in loss record`, `Invalid read`, `uninitialised
      value`);
   3. a verdict or summary: `N passed`/`N failed`/`N passing`/`N failing`, `Found N errors`, `N problems (…)`,
      `Fetched … in …s`, `-- Build files have been written to`, `+++ exited with N +++`,
@@ -85,6 +86,8 @@ VERDICT = re.compile(
             r"^CMake Error\b",
             r"^\s*E\s+\w*(?:Error|Exception)\b",  # pytest
             r"^(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?: \[\w+\])?(?::|$)",  # an exception line
+            r"^Exception in thread\b",  # a JVM's uncaught exception
+            r"^Caused by: ",  # and its cause
             # a memory checker's finding: a leak, a bad access, an uninitialised read
             r"\bdefinitely lost in loss record\b",
             r"\bInvalid (?:read|write|free)\b",
@@ -121,6 +124,7 @@ EXIT = re.compile(
 )
 
 
+PANIC_PLACE = re.compile(r"\bpanicked at \S+:\d+:\d+:$")
 NOTE = re.compile(r":\d+(?::\d+)?:\s+note:")  # a compiler's note: context, not a diagnostic
 
 TAP_FAILURE = re.compile(r"^not ok(?:\s|$)")
@@ -262,6 +266,10 @@ def pick(data):
         if keep_line(line, parent) or (body != line and keep_line(body.strip(), parent)):
             keep.append(line)
             kept_above = True
+            # Rust prints a panic's message on the line below `panicked at PLACE:`.
+            if PANIC_PLACE.search(line) and at + 1 < len(lines) and lines[at + 1] and \
+                    len(lines[at + 1]) <= MAX_LINE:
+                keep.append(lines[at + 1])
             continue
         # The location of the error on the line above (rustc's `--> src/main.rs:2:19`, a stack's
         # `at app.js:12:5`): the header alone does not say where.
