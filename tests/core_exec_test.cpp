@@ -471,9 +471,9 @@ TEST(StreamPlanner, SameBytesSameViewWhateverTheChunks) {
 // Issue 15 item 9: the streaming path is signal first, as compress is.
 
 // Feeds `input` to a planner under `ceiling`, with the store holding everything, and renders.
-StreamView plan_only(const std::string& input, std::uint64_t ceiling, std::mt19937& rng) {
+StreamView plan_only(const std::string& input, const TextOptions& options, std::mt19937& rng) {
     const KeyMatcher keys;
-    StreamPlanner planner(keys, text_options(Mode::normal, ceiling));
+    StreamPlanner planner(keys, options);
     feed_in_chunks(planner, nullptr, input, rng);
     MarkerContext ctx;
     ctx.id = k_placeholder_id;
@@ -481,6 +481,10 @@ StreamView plan_only(const std::string& input, std::uint64_t ceiling, std::mt199
     StreamRetention all;
     all.retained = UINT64_MAX;
     return planner.render(ctx, all);
+}
+
+StreamView plan_only(const std::string& input, std::uint64_t ceiling, std::mt19937& rng) {
+    return plan_only(input, text_options(Mode::normal, ceiling), rng);
 }
 
 std::size_t occurrences(std::string_view text, std::string_view what) {
@@ -531,16 +535,9 @@ TEST(StreamPlanner, AnAnnouncedMessageIsShownWithItsError) {
     }
     ASSERT_GT(input.size(), 12u << 20);
     // No context lines: a message is shown only as a critical line of its own.
-    const KeyMatcher keys;
     TextOptions options = text_options(Mode::normal, 16384);
     options.context_before = options.context_after = 0;
-    StreamPlanner planner(keys, options);
-    feed_in_chunks(planner, nullptr, input, rng);
-    MarkerContext ctx;
-    ctx.id = k_placeholder_id;
-    StreamRetention all;
-    all.retained = UINT64_MAX;
-    const StreamView v = planner.render(ctx, all);
+    const StreamView v = plan_only(input, options, rng);
     ASSERT_EQ(messages.size(), 12u);
     for (const auto& m : messages) EXPECT_EQ(occurrences(v.view, m + "\n"), 1u) << m;
     EXPECT_EQ(v.key_lines_elided, 0u);
