@@ -414,9 +414,6 @@ namespace {
 bool is_digit(unsigned char c) {
     return c >= '0' && c <= '9';
 }
-bool is_space(unsigned char c) {
-    return c == ' ' || c == '\t';
-}
 
 std::string_view strip_ending(std::string_view line) {
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
@@ -593,38 +590,6 @@ bool is_blank(std::string_view line) {
     for (char c : line)
         if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return false;
     return true;
-}
-
-bool is_location(std::string_view line) {
-    line = strip_ending(line);
-    if (line.size() > 600) line = line.substr(0, 600);
-    if (line.find("File \"") != std::string_view::npos &&
-        line.find("\", line ") != std::string_view::npos)
-        return true;
-    // name.ext:DIGITS, or name.ext(DIGITS,DIGITS) (tsc) and name.ext(DIGITS): (MSVC); a call
-    // such as `x.toBe(6);` in a code excerpt is not one.
-    for (std::size_t i = 1; i + 1 < line.size(); ++i) {
-        const char c = line[i];
-        if ((c != ':' && c != '(') || !is_digit(static_cast<unsigned char>(line[i + 1]))) continue;
-        if (c == '(') {
-            std::size_t d = i + 1;
-            while (d < line.size() && is_digit(static_cast<unsigned char>(line[d]))) ++d;
-            if (!(d < line.size() && line[d] == ',') &&
-                !(d + 1 < line.size() && line[d] == ')' && line[d + 1] == ':'))
-                continue;
-        }
-        // Walk back over the file name; it must have an extension.
-        std::size_t k = i;
-        bool dot = false;
-        while (k > 0) {
-            const auto p = static_cast<unsigned char>(line[k - 1]);
-            if (p == '.') dot = true;
-            if (is_space(p) || p == '(' || p == '"' || p == '\'' || p == '[' || p == '<') break;
-            --k;
-        }
-        if (dot && k < i && line[i - 1] != '.') return true;
-    }
-    return false;
 }
 
 // The prefix of a memory checker's report lines: `==1234== `, `--1234-- `, `**1234** ` (ASan

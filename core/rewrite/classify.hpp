@@ -3,6 +3,8 @@
 // continue a diagnostic (carets, indented frames, location lines), and a shape signature under
 // which lines that differ only in numbers, hashes or paths compare equal.
 
+#include "core/rewrite/places.hpp"
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -95,9 +97,6 @@ std::size_t content_start(std::string_view line);
 /// tilde, `>`, `=`, or pytest's `E `; or a location line. A memory checker's prefix is not part
 /// of the line's own text: its report's separator (`==PID== ` alone) ends a block.
 bool is_continuation(std::string_view line);
-
-/// `path/file.ext:12`, `file.ext:12:5`, `(File.java:12)`, `File "x.py", line 12`, `--> a.rs:1:2`.
-bool is_location(std::string_view line);
 
 /// Blank or whitespace-only.
 bool is_blank(std::string_view line);

@@ -13,18 +13,6 @@ bool is_digit_at(std::string_view l, std::size_t i) {
     return i < l.size() && l[i] >= '0' && l[i] <= '9';
 }
 
-// `  12:5  …`: blanks, LINE:COL, a blank.
-bool is_row_position(std::string_view l) {
-    std::size_t i = 0;
-    while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
-    if (i == 0 || !is_digit_at(l, i)) return false;
-    while (is_digit_at(l, i)) ++i;
-    if (i >= l.size() || l[i] != ':' || !is_digit_at(l, i + 1)) return false;
-    ++i;
-    while (is_digit_at(l, i)) ++i;
-    return i < l.size() && (l[i] == ' ' || l[i] == '\t');
-}
-
 bool is_upper(char c) {
     return c >= 'A' && c <= 'Z';
 }
@@ -155,22 +143,6 @@ bool is_coded_finding(std::string_view l) {
     if (i < l.size() && l[i] == '[' && bracketed_rule_at(l, i)) return true;
     if (code_at(l, i)) return true;
     return names_rule(l.substr(i));
-}
-
-// A source location: NAME:12: or NAME:12:5, NAME(12,5), "line 12", or a stylish linter's row
-// that opens with LINE:COL under its file's name (eslint, stylelint: `  12:5  error  …`).
-bool has_location(std::string_view l) {
-    if (is_row_position(l)) return true;
-    for (std::size_t i = 0; i + 2 < l.size(); ++i) {
-        if ((l[i] == ':' || l[i] == '(') && i > 0 && l[i - 1] != ' ' && is_digit_at(l, i + 1)) {
-            std::size_t j = i + 1;
-            while (is_digit_at(l, j)) ++j;
-            if (j < l.size() && ((l[i] == ':' && l[j] == ':') || (l[i] == '(' && l[j] == ',')))
-                return true;
-        }
-        if (l[i] == 'l' && l.substr(i, 5) == "line " && is_digit_at(l, i + 5)) return true;
-    }
-    return false;
 }
 
 bool mentions_warning(std::string_view l) {

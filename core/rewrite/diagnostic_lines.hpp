@@ -12,10 +12,6 @@
 
 namespace sutra::core {
 
-/// A source location: NAME:12: or NAME:12:5, NAME(12,5), "line 12", or a stylish linter's row
-/// that opens with LINE:COL under its file's name (eslint, stylelint: `  12:5  error  …`).
-bool has_location(std::string_view line);
-
 /// "warn" in any case, or the warning mark `⚠`.
 bool mentions_warning(std::string_view line);
 

@@ -1,0 +1,85 @@
+// See places.hpp.
+
+#include "core/rewrite/places.hpp"
+
+#include <cstddef>
+
+namespace sutra::core {
+namespace {
+
+bool is_digit(unsigned char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_space(unsigned char c) {
+    return c == ' ' || c == '\t';
+}
+bool is_digit_at(std::string_view l, std::size_t i) {
+    return i < l.size() && is_digit(static_cast<unsigned char>(l[i]));
+}
+
+std::string_view strip_ending(std::string_view line) {
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    return line;
+}
+
+// `  12:5  …`: blanks, LINE:COL, a blank.
+bool is_row_position(std::string_view l) {
+    std::size_t i = 0;
+    while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+    if (i == 0 || !is_digit_at(l, i)) return false;
+    while (is_digit_at(l, i)) ++i;
+    if (i >= l.size() || l[i] != ':' || !is_digit_at(l, i + 1)) return false;
+    ++i;
+    while (is_digit_at(l, i)) ++i;
+    return i < l.size() && (l[i] == ' ' || l[i] == '\t');
+}
+
+} // namespace
+
+bool is_location(std::string_view line) {
+    line = strip_ending(line);
+    if (line.size() > 600) line = line.substr(0, 600);
+    if (line.find("File \"") != std::string_view::npos &&
+        line.find("\", line ") != std::string_view::npos)
+        return true;
+    // name.ext:DIGITS, or name.ext(DIGITS,DIGITS) (tsc) and name.ext(DIGITS): (MSVC); a call
+    // such as `x.toBe(6);` in a code excerpt is not one.
+    for (std::size_t i = 1; i + 1 < line.size(); ++i) {
+        const char c = line[i];
+        if ((c != ':' && c != '(') || !is_digit(static_cast<unsigned char>(line[i + 1]))) continue;
+        if (c == '(') {
+            std::size_t d = i + 1;
+            while (d < line.size() && is_digit(static_cast<unsigned char>(line[d]))) ++d;
+            if (!(d < line.size() && line[d] == ',') &&
+                !(d + 1 < line.size() && line[d] == ')' && line[d + 1] == ':'))
+                continue;
+        }
+        // Walk back over the file name; it must have an extension.
+        std::size_t k = i;
+        bool dot = false;
+        while (k > 0) {
+            const auto p = static_cast<unsigned char>(line[k - 1]);
+            if (p == '.') dot = true;
+            if (is_space(p) || p == '(' || p == '"' || p == '\'' || p == '[' || p == '<') break;
+            --k;
+        }
+        if (dot && k < i && line[i - 1] != '.') return true;
+    }
+    return false;
+}
+
+bool has_location(std::string_view l) {
+    if (is_row_position(l)) return true;
+    for (std::size_t i = 0; i + 2 < l.size(); ++i) {
+        if ((l[i] == ':' || l[i] == '(') && i > 0 && l[i - 1] != ' ' && is_digit_at(l, i + 1)) {
+            std::size_t j = i + 1;
+            while (is_digit_at(l, j)) ++j;
+            if (j < l.size() && ((l[i] == ':' && l[j] == ':') || (l[i] == '(' && l[j] == ',')))
+                return true;
+        }
+        if (l[i] == 'l' && l.substr(i, 5) == "line " && is_digit_at(l, i + 5)) return true;
+    }
+    return false;
+}
+
+} // namespace sutra::core
