@@ -265,6 +265,11 @@ TEST(TrustCliTest, TrustListRevokeAndWarn) {
     EXPECT_EQ(status, 0);
     EXPECT_EQ(out, "sutra: warning: project file " + p.canonical() +
                        " not trusted: ignored (run `sutra trust` to apply it)\nhello\n");
+    // exec warns once too, from the configuration it loads for the run.
+    out = sutra(p, "exec -- echo hello", &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(out, "sutra: warning: project file " + p.canonical() +
+                       " not trusted: ignored (run `sutra trust` to apply it)\nhello\n");
     out = sutra(p, "config", &status);
     EXPECT_NE(out.find("compress.mode = \"auto\""), std::string::npos) << out;
 

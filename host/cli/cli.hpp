@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace sutra::core {
+struct Config;
+}
+
 namespace sutra::host {
 
 using Args = std::vector<std::string>;
@@ -28,8 +32,9 @@ int cmd_uninstall(const Args& args);
 int cmd_doctor(const Args& args);
 int cmd_trust(const Args& args);
 
-/// Prints one stderr warning when a project `.sutra.toml` is found but ignored (cli_trust.cpp).
-void warn_if_project_ignored();
+/// Prints one stderr warning when the configuration found a project `.sutra.toml` but ignored
+/// it (cli_trust.cpp); compress and exec call it with the configuration they loaded.
+void warn_if_project_ignored(const core::Config& config);
 int cmd_outline(const Args& args);
 int cmd_symbol(const Args& args);
 int cmd_read(const Args& args);

@@ -107,6 +107,7 @@ int cmd_compress(const Args& args) {
         print_error(config.error());
         return 2;
     }
+    warn_if_project_ignored(*config);
 
     const int fd = open_input(file);
     if (fd < 0) return 1;

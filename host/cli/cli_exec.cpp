@@ -176,6 +176,7 @@ int cmd_exec(const Args& args) {
         print_error(config.error());
         return 2;
     }
+    warn_if_project_ignored(*config);
     for (auto& k : keeps) config->keep_patterns.push_back(std::move(k));
     // A host may show a successful command's output more generously than a failing one's
     // (Claude Code cuts a failure near 10,000 characters, a success at 30,000).

@@ -175,10 +175,8 @@ int cmd_trust(const Args& args) {
     return trust(arg, env);
 }
 
-void warn_if_project_ignored() {
-    const auto config = core::load_config();
-    if (!config) return; // the command itself reports a broken configuration
-    const core::ProjectRules& p = config->project;
+void warn_if_project_ignored(const core::Config& config) {
+    const core::ProjectRules& p = config.project;
     if (p.state == core::ProjectState::none || p.state == core::ProjectState::applied) return;
     const std::string line = fmt::format("sutra: warning: project file {} {}\n", p.path,
                                          core::describe_project_state(p));

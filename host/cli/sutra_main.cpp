@@ -65,15 +65,9 @@ int main(int argc, char** argv) {
             std::fputs(k_usage, stdout);
             return 0;
         }
-        if (command == "compress") {
-            sutra::host::warn_if_project_ignored();
-            return sutra::host::cmd_compress(args);
-        }
+        if (command == "compress") return sutra::host::cmd_compress(args);
         if (command == "trust") return sutra::host::cmd_trust(args);
-        if (command == "exec") {
-            sutra::host::warn_if_project_ignored();
-            return sutra::host::cmd_exec(args);
-        }
+        if (command == "exec") return sutra::host::cmd_exec(args);
         if (command == "restore") return sutra::host::cmd_restore(args);
         if (command == "stats") return sutra::host::cmd_stats(args);
         if (command == "statusline") return sutra::host::cmd_statusline(args);
