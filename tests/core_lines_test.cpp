@@ -347,15 +347,22 @@ TEST(Classify, EqualSignaturesMeanEqualShapesOverRandomLines) {
 }
 
 TEST(Classify, LocationsAndContinuations) {
-    EXPECT_TRUE(is_location("src/main.rs:12:5"));
-    EXPECT_TRUE(is_location("  File \"app.py\", line 3, in f"));
-    EXPECT_TRUE(is_location("\tat com.x.Y.run(Y.java:41)"));
-    EXPECT_TRUE(is_location("src/a.ts(12,5): error TS2322"));
-    EXPECT_FALSE(is_location("time 12:30 today"));
-    EXPECT_TRUE(is_location("c:\\src\\main.cpp(12): error C2065"));
+    EXPECT_TRUE(is_file_place("src/main.rs:12:5"));
+    EXPECT_TRUE(is_file_place("  File \"app.py\", line 3, in f"));
+    EXPECT_TRUE(is_file_place("\tat com.x.Y.run(Y.java:41)"));
+    EXPECT_TRUE(is_file_place("src/a.ts(12,5): error TS2322"));
+    EXPECT_FALSE(is_file_place("time 12:30 today"));
+    EXPECT_TRUE(is_file_place("c:\\src\\main.cpp(12): error C2065"));
     // A call in a code excerpt (jest's, under a failure) is not a place.
-    EXPECT_FALSE(is_location("    > 4 |   test('t', () => { expect(total([1,2])).toBe(6); });"));
-    EXPECT_FALSE(is_location("     5 |   x.toBe(6)"));
+    EXPECT_FALSE(is_file_place("    > 4 |   test('t', () => { expect(total([1,2])).toBe(6); });"));
+    EXPECT_FALSE(is_file_place("     5 |   x.toBe(6)"));
+    // A place named in words, with its file (what a TAP producer prints under `not ok`).
+    EXPECT_TRUE(names_file_name("# (in test file paths.bats, line 66)"));
+    EXPECT_TRUE(names_file_name("#   at t/02-title.t line 38."));
+    EXPECT_TRUE(names_file_name("error in \"config.toml\": line 4"));
+    EXPECT_FALSE(names_file_name("ok line 51"));
+    EXPECT_FALSE(names_file_name("version 1.2 on line 3"));
+    EXPECT_FALSE(names_file_name("see ./.. and ... here"));
     EXPECT_TRUE(is_continuation("   |     ^^^ expected"));
     EXPECT_TRUE(is_continuation("E       assert 1 == 2"));
     EXPECT_FALSE(is_continuation("\n"));

@@ -198,6 +198,82 @@ TEST(TextRules, AnErrorsLocationBelowItStaysWithIt) {
     EXPECT_LT(r.view.size(), twice.size() / 4);
 }
 
+// Later errors of one kind show their header and place; their code excerpts repeat the first
+// few's and stay behind a short marker: the head filling the budget for other lines stops at
+// them rather than show the first few dozen anyway. (A notable line among them, such as rustc's
+// "expected `u32`, found `&str`", still takes that budget: it can differ from error to error.)
+TEST(TextRules, ALaterErrorsRepeatedExcerptStaysFolded) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(43);
+    for (int round = 0; round < 8; ++round) {
+        const int count = 40 + static_cast<int>(rng() % 120);
+        std::string in = "   Compiling bad v0.1.0 (/work/crate)\n";
+        std::vector<std::string> places, code;
+        for (int i = 0; i < count; ++i) {
+            places.push_back(" --> src/main.rs:" + std::to_string(i + 2) + ":" +
+                             std::to_string(15 + rng() % 9));
+            code.push_back(std::to_string(i + 2) + " |     let x" + std::to_string(i) +
+                           ": u32 = \"s" + std::to_string(i) + "\";");
+            in += "error[E0308]: mismatched types\n" + places.back() + "\n  |\n" + code.back() +
+                  "\n  |             ---   ^^^^ a `&str` here\n"
+                  "  |             |\n  |             a `u32` there\n\n";
+        }
+        in += "error: could not compile `bad` (bin \"bad\") due to " + std::to_string(count) +
+              " previous errors\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const auto& p : places) EXPECT_NE(view.find("\n" + p + "\n"), std::string::npos);
+        // The first three excerpts are shown, and the last (the output's tail); no other.
+        std::string shown;
+        for (int i = 0; i < count; ++i)
+            if (view.find("\n" + code[static_cast<std::size_t>(i)] + "\n") != std::string::npos)
+                shown += std::to_string(i) + " ";
+        EXPECT_EQ(shown, "0 1 2 " + std::to_string(count - 1) + " ") << round;
+        EXPECT_NE(view.find("due to " + std::to_string(count) + " previous errors"),
+                  std::string::npos);
+    }
+}
+
+// A TAP failure's place is the line right below it, named in words: bats' `# (in test file
+// paths.bats, line 66)`, perl's `#   at t/02-title.t line 38.`. Every failure's place is shown
+// with it, however many failures of one kind there are.
+TEST(TextRules, APlaceNamedInWordsBelowAFailureStaysWithIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(47);
+    for (int round = 0; round < 8; ++round) {
+        const bool bats = round % 2 == 0;
+        const int count = 30 + static_cast<int>(rng() % 150);
+        std::string in = "1.." + std::to_string(count * 2) + "\n";
+        std::vector<std::string> places;
+        for (int i = 0; i < count * 2; ++i) {
+            const std::string n = std::to_string(i + 1);
+            if (i % 2 == 0) {
+                in += "ok " + n + " case " + n + " holds\n";
+                continue;
+            }
+            const std::string line = std::to_string(10 + 4 * i);
+            places.push_back(bats ? "# (in test file paths.bats, line " + line + ")"
+                                  : "#   at t/0" + std::to_string(i % 7) + "-title.t line " + line +
+                                        ".");
+            in += "not ok " + n + " case " + n + " holds\n" + places.back() + "\n" +
+                  "#   `[ \"$output\" = \"" + std::to_string(rng() % 1000) + "\" ]' failed\n";
+            for (int k = 0; k < 12; ++k)
+                in += "#   output line " + std::to_string(k) + " of the run: " +
+                      std::to_string(rng()) + "\n";
+        }
+        in += "# failed " + std::to_string(count) + " of " + std::to_string(count * 2) + "\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        std::size_t shown = 0;
+        for (const auto& p : places) shown += view.find("\n" + p + "\n") != std::string::npos;
+        EXPECT_EQ(shown, places.size()) << round << (bats ? " bats" : " prove");
+    }
+}
+
 // A line that ends with a colon announces its message below it: Rust prints every panic as
 // `thread 'NAME' panicked at PLACE:` over the message, which names no error word of its own
 // (`index out of bounds: …`). Each message is shown with its panic, however many there are.

@@ -55,7 +55,7 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
         }
         if (after_blank) {
             paragraph = i;
-            paragraph_located = has_location(t);
+            paragraph_located = names_place(t);
             after_blank = false;
         }
         const std::size_t depth = indent_of(t);
@@ -65,7 +65,7 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
             const std::size_t up = open.back().second;
             const bool heading =
                 paragraph_located && paragraph < up && i - paragraph <= k_heading_reach;
-            if (levels[i] == Level::notable && (has_location(lines(up)) || heading))
+            if (levels[i] == Level::notable && (names_place(lines(up)) || heading))
                 levels[i] = Level::critical;
             if (levels[i] == Level::critical) {
                 b.parent[i] = static_cast<std::int32_t>(up);
@@ -85,7 +85,7 @@ bool announces_message(std::string_view line) {
 }
 
 bool is_announced_message(std::size_t depth, std::string_view next) {
-    return !is_blank(next) && indent_of(next) <= depth && !is_location(next) &&
+    return !is_blank(next) && indent_of(next) <= depth && !is_file_place(next) &&
            !is_section_header(next);
 }
 
@@ -114,11 +114,11 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     // `WRITE of size 4 at … thread T0`): the stack's first place in a source file is where
     // the program went wrong, past the checker's and the C library's frames.
     b.location_line.assign(n, false);
-    b.location_of.clear();
+    b.location.clear();
     for (std::size_t i = 0; i + 1 < n; ++i) {
         const bool error = levels[i] == Level::critical;
         if (!error && !names_rule(lines(i))) continue;
-        if (has_location(lines(i))) continue;
+        if (names_place(lines(i))) continue;
         const std::size_t depth = indent_of(lines(i));
         const std::size_t reach = error ? k_block_reach : k_rule_reach;
         for (std::size_t j = i + 1; j < n && j - i <= reach; ++j) {
@@ -126,11 +126,15 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             if (is_blank(t)) continue;
             const bool subtitle = j == i + 1 && error && levels[j] != Level::critical;
             if ((indent_of(t) <= depth && !subtitle) ||
-                (levels[j] == Level::critical && !is_location(t)))
+                (levels[j] == Level::critical && !is_file_place(t)))
                 break; // out of the block, or another error's own line
-            if (!is_location(t) || indent_of(t) <= depth) continue;
-            if (b.location_of.empty()) b.location_of.assign(n, -1);
-            b.location_of[i] = static_cast<std::int32_t>(j);
+            // Right below the error, a line that names a place in words with its file is its
+            // place too (bats' `# (in test file paths.bats, line 66)` under `not ok 3 …`, perl's
+            // `#   at t/02-title.t line 38.`).
+            const bool named_below = subtitle && names_place(t) && names_file_name(t);
+            if (!named_below && (!is_file_place(t) || indent_of(t) <= depth)) continue;
+            if (b.location.empty()) b.location.assign(n, -1);
+            b.location[i] = static_cast<std::int32_t>(j);
             b.location_line[j] = true;
             levels[i] = levels[j] = Level::critical;
             break;

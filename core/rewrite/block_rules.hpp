@@ -26,12 +26,12 @@ struct LineTexts {
 /// Which lines belong together. The vectors are per line; the three of indices are empty when
 /// no line has one, and hold -1 for lines without one.
 struct Blocks {
-    std::vector<bool> location_line;       ///< the place of an error above it
-    std::vector<std::int32_t> location_of; ///< an error's place below it
-    std::vector<std::int32_t> parent;      ///< the line an indented error sits under
-    std::vector<std::int32_t> heading;     ///< its paragraph's first line, naming the place
+    std::vector<bool> location_line;    ///< the place of an error above it
+    std::vector<std::int32_t> location; ///< an error's place below it
+    std::vector<std::int32_t> parent;   ///< the line an indented error sits under
+    std::vector<std::int32_t> heading;  ///< its paragraph's first line, naming the place
 
-    std::int32_t location(std::size_t i) const { return location_of.empty() ? -1 : location_of[i]; }
+    std::int32_t location_of(std::size_t i) const { return location.empty() ? -1 : location[i]; }
     std::int32_t parent_of(std::size_t i) const { return parent.empty() ? -1 : parent[i]; }
     std::int32_t heading_of(std::size_t i) const { return heading.empty() ? -1 : heading[i]; }
 };

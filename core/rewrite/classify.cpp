@@ -614,7 +614,7 @@ bool is_continuation(std::string_view line) {
     if (c == ' ' || c == '\t' || c == '|' || c == '^' || c == '~' || c == '>' || c == '=')
         return true;
     if (line.size() >= 2 && c == 'E' && line[1] == ' ') return true;
-    return is_location(line);
+    return is_file_place(line);
 }
 
 } // namespace sutra::core

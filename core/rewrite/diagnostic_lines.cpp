@@ -214,7 +214,7 @@ bool is_subordinate_diagnostic(std::string_view l) {
     const std::size_t colon = l.find(": ", p);
     if (colon == std::string_view::npos || colon == p) return false;
     if (l.substr(p, colon - p).find(' ') != std::string_view::npos) return false;
-    if (!has_location(l.substr(p, colon + 1 - p))) return false;
+    if (!names_place(l.substr(p, colon + 1 - p))) return false;
     std::size_t q = colon + 2;
     while (q < l.size() && l[q] == ' ') ++q;
     return label_at(q);
@@ -271,7 +271,7 @@ Level line_level(const KeyMatcher& keys, std::string_view t) {
     // A warning that names where it is (file:12:5, file(12,5), line 12) or the file it is about
     // (a checker's `[warn] src/a.js`) is a finding to act on, as an error is; so is a finding
     // whose severity is a label or a code, or that names its place and its rule.
-    if (level == Level::notable && mentions_warning(t) && (has_location(t) || names_file(t)))
+    if (level == Level::notable && mentions_warning(t) && (names_place(t) || names_file(t)))
         level = Level::critical;
     if (level < Level::critical && (is_labelled_finding(t) || is_coded_finding(t)))
         level = Level::critical;

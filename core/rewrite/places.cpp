@@ -36,7 +36,7 @@ bool is_row_position(std::string_view l) {
 
 } // namespace
 
-bool is_location(std::string_view line) {
+bool is_file_place(std::string_view line) {
     line = strip_ending(line);
     if (line.size() > 600) line = line.substr(0, 600);
     if (line.find("File \"") != std::string_view::npos &&
@@ -68,7 +68,7 @@ bool is_location(std::string_view line) {
     return false;
 }
 
-bool has_location(std::string_view l) {
+bool names_place(std::string_view l) {
     if (is_row_position(l)) return true;
     for (std::size_t i = 0; i + 2 < l.size(); ++i) {
         if ((l[i] == ':' || l[i] == '(') && i > 0 && l[i - 1] != ' ' && is_digit_at(l, i + 1)) {
@@ -78,6 +78,35 @@ bool has_location(std::string_view l) {
                 return true;
         }
         if (l[i] == 'l' && l.substr(i, 5) == "line " && is_digit_at(l, i + 5)) return true;
+    }
+    return false;
+}
+
+bool names_file_name(std::string_view l) {
+    auto is_alnum = [](unsigned char c) {
+        return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+    };
+    if (l.size() > 600) l = l.substr(0, 600);
+    for (std::size_t i = 0; i < l.size();) {
+        while (i < l.size() && is_space(static_cast<unsigned char>(l[i]))) ++i;
+        std::size_t b = i;
+        while (i < l.size() && !is_space(static_cast<unsigned char>(l[i]))) ++i;
+        std::size_t e = i;
+        // Quotes, brackets and punctuation around the name are not part of it.
+        while (b < e && !is_alnum(static_cast<unsigned char>(l[b])) && l[b] != '/' && l[b] != '.')
+            ++b;
+        while (e > b && !is_alnum(static_cast<unsigned char>(l[e - 1]))) --e;
+        const std::string_view w = l.substr(b, e - b);
+        const std::size_t dot = w.rfind('.');
+        if (dot == std::string_view::npos || dot == 0 || dot + 1 >= w.size() ||
+            w.size() - dot - 1 > 10 || w[dot - 1] == '/' || w[dot - 1] == '.')
+            continue;
+        const auto first = static_cast<unsigned char>(w[dot + 1]);
+        if (is_digit(first) || !is_alnum(first)) continue;
+        bool ext = true;
+        for (std::size_t k = dot + 1; k < w.size(); ++k)
+            ext = ext && is_alnum(static_cast<unsigned char>(w[k]));
+        if (ext) return true;
     }
     return false;
 }

@@ -49,7 +49,7 @@ bool report_line(std::string_view line) {
     for (const char* verdict : {" PASSED", " FAILED", " SKIPPED", " ERROR", "ERROR:"})
         if (t.find(verdict) != std::string_view::npos) return true;
     if (t.ends_with(" ok") || t.ends_with(" OK")) return true;
-    return has_location(t) || t.starts_with("PASS") || t.starts_with("FAIL") ||
+    return names_place(t) || t.starts_with("PASS") || t.starts_with("FAIL") ||
            t.starts_with("ok ") || t.starts_with("not ok") || t.starts_with("===") ||
            t.starts_with("---") || t.starts_with("+++") || t.starts_with("Traceback");
 }

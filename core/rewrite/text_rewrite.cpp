@@ -169,6 +169,7 @@ public:
         classify();
         widen_for_error_reports();
         find_folds();
+        mark_later_errors();
         Plan best;
         // Tighten until the view fits the ceiling: halve the budget, then give up the folds
         // (a thousand runs of similar lines cost a marker each, and their markers alone can
@@ -221,7 +222,11 @@ private:
     std::vector<std::int32_t> m_fold_of; // index into m_folds, or -1
     std::vector<Fold> m_folds;
     std::vector<State> m_state;
-    std::vector<bool> m_bare; // an error shown without its context (a later one of its kind)
+    std::vector<bool> m_bare;  // an error shown without its context (a later one of its kind)
+    std::vector<bool> m_later; // a later error of its kind (mark_later_errors)
+    // The context under a later error: it repeats what the first few of its kind showed, so
+    // the head and tail filling stops there rather than show it anyway.
+    std::vector<bool> m_repeated;
     std::uint64_t m_critical_room = 0; // bytes of critical lines shown at most
     bool m_use_folds = true;           // folds become markers; off, their lines are plain gaps
     bool m_used_ansi = false;
@@ -280,7 +285,7 @@ private:
         std::size_t critical = 0;
         for (std::size_t i = 0; i < m_n; ++i) critical += m_level[i] == Level::critical ? 1 : 0;
         LineSet said(critical),
-            said_at(m_blocks.parent.empty() && m_blocks.location_of.empty() ? 0 : critical);
+            said_at(m_blocks.parent.empty() && m_blocks.location.empty() ? 0 : critical);
         auto text_or_none = [&](std::int32_t at) {
             return at >= 0 ? text(static_cast<std::size_t>(at)) : std::string_view{};
         };
@@ -333,7 +338,7 @@ private:
     }
 
     std::int32_t parent_of(std::size_t i) const { return m_blocks.parent_of(i); }
-    std::int32_t location_of(std::size_t i) const { return m_blocks.location(i); }
+    std::int32_t location_of(std::size_t i) const { return m_blocks.location_of(i); }
     std::int32_t heading_of(std::size_t i) const { return m_blocks.heading_of(i); }
 
     // Keeps critical line i and the lines it sits under; returns the bytes they add.
@@ -527,34 +532,20 @@ private:
         }
         std::uint64_t used = 0;
         for (std::size_t i : critical) used += keep_error(i);
-        if (context) {
-            // The first few errors of each kind get their context; later ones of the same kind
-            // (a hundred copies of one compiler warning) show only their own line.
-            std::unordered_map<std::uint64_t, std::uint32_t> seen;
-            std::uint64_t context_bytes = 0;
-            for (std::size_t i : critical) {
-                if (context_bytes + used > room) break;
-                if (m_blocks.location_line[i]) continue; // its error's context is its context
-                if (++seen[error_kind_of(text(i))] > k_context_per_kind) {
-                    m_bare[i] = true;
-                    continue;
-                }
-                const std::size_t from = i >= m_opt.context_before ? i - m_opt.context_before : 0;
-                for (std::size_t j = from; j < i; ++j) context_bytes += keep(j);
-                std::size_t notes = 0;
-                for (std::size_t j = i + 1; j < m_n && j - i <= m_opt.max_block; ++j) {
-                    if (j - i > m_opt.context_after && !is_continuation(text(j))) break;
-                    // Another error's own block follows (not this one's location line).
-                    if (m_level[j] == Level::critical &&
-                        !(m_blocks.location_line[j] &&
-                          location_of(i) == static_cast<std::int32_t>(j)))
-                        break;
-                    // A compiler's chain of notes (g++'s hundred candidates) explains the error
-                    // with its first few; the rest stay behind a marker.
-                    if (is_subordinate_diagnostic(text(j)) && ++notes > k_notes_per_error) break;
-                    context_bytes += keep(j);
-                }
+        // The first few errors of each kind get their context; later ones of the same kind (a
+        // hundred copies of one compiler warning) show only their own line (mark_later_errors).
+        std::uint64_t context_bytes = 0;
+        for (std::size_t i : critical) {
+            if (m_blocks.location_line[i]) continue; // its error's context is its context
+            if (m_later[i]) {
+                m_bare[i] = true;
+                continue;
             }
+            if (!context || context_bytes + used > room) continue; // once over, it stays over
+            const std::size_t from = i >= m_opt.context_before ? i - m_opt.context_before : 0;
+            for (std::size_t j = from; j < i; ++j) context_bytes += keep(j);
+            for (std::size_t j = i + 1, end = context_end(i); j < end; ++j)
+                context_bytes += keep(j);
         }
 
         // B. A minimum head and tail.
@@ -568,8 +559,9 @@ private:
         std::unordered_set<std::uint64_t> kinds;
         for (std::size_t i : m_notable_lines) {
             if (spent >= budget) break;
-            if (m_state[i] == State::dropped && spent + shown_size(i) <= budget &&
-                kinds.insert(kind_of(text(i))).second)
+            // A kind already shown (in an error's context) is not shown again for its own sake.
+            if (kinds.insert(kind_of(text(i))).second && m_state[i] == State::dropped &&
+                spent + shown_size(i) <= budget)
                 spent += keep(i);
         }
         for (std::size_t i : m_notable_lines) {
@@ -587,18 +579,51 @@ private:
             for (std::size_t k = 0; k < m_n; ++k) {
                 const std::size_t i = m_n - 1 - k;
                 if (m_state[i] != State::dropped) continue;
-                if (t + shown_size(i) > tail_room) break;
+                if (m_repeated[i] || t + shown_size(i) > tail_room) break;
                 t += keep(i);
             }
             spent += t;
             for (std::size_t i = 0; i < m_n && spent < budget; ++i) {
                 if (m_state[i] != State::dropped) continue;
-                if (spent + shown_size(i) > budget) break;
+                if (m_repeated[i] || spent + shown_size(i) > budget) break;
                 spent += keep(i);
             }
         }
 
         show_cheap_gaps(context);
+    }
+
+    // Which errors are later ones of their kind (past the first k_context_per_kind, by
+    // error_kind_of), and the context under them, which repeats what the first few showed: the
+    // same on every attempt of the tightening loop, so found once.
+    void mark_later_errors() {
+        m_later.assign(m_n, false);
+        m_repeated.assign(m_n, false);
+        std::unordered_map<std::uint64_t, std::uint32_t> seen;
+        for (std::size_t i : m_critical_lines) {
+            if (m_blocks.location_line[i]) continue;
+            if (++seen[error_kind_of(text(i))] <= k_context_per_kind) continue;
+            m_later[i] = true;
+            for (std::size_t j = i + 1, end = context_end(i); j < end; ++j) m_repeated[j] = true;
+        }
+    }
+
+    // The end (exclusive) of the lines under critical line i that are its context: a few plain
+    // lines, then its continuation block (frames, a code excerpt) up to max_block.
+    std::size_t context_end(std::size_t i) const {
+        std::size_t notes = 0;
+        std::size_t j = i + 1;
+        for (; j < m_n && j - i <= m_opt.max_block; ++j) {
+            if (j - i > m_opt.context_after && !is_continuation(text(j))) break;
+            // Another error's own block follows (not this one's location line).
+            if (m_level[j] == Level::critical &&
+                !(m_blocks.location_line[j] && location_of(i) == static_cast<std::int32_t>(j)))
+                break;
+            // A compiler's chain of notes (g++'s hundred candidates) explains the error with
+            // its first few; the rest stay behind a marker.
+            if (is_subordinate_diagnostic(text(j)) && ++notes > k_notes_per_error) break;
+        }
+        return j;
     }
 
     // Gaps cheaper to show than to mark are shown. The context under an error shown bare (a
