@@ -406,6 +406,92 @@ TEST_F(ExecFixture, AStreamedRunRestoresExactly) {
     EXPECT_TRUE(back.out == big);
 }
 
+// `sutra exec --namespace NS` keeps the output in NS. Every marker's restore call, run word for
+// word as the view prints it (a later marker: the first one's call with its own range), with the
+// `next:` pages it points to, gives back exactly the bytes the marker stands for.
+TEST_F(ExecFixture, ANamespacedRunsMarkersRestoreAsPrinted) {
+    std::mt19937 rng(12);
+    const std::string file = dir.path + "/ns.log";
+    for (int round = 0; round < 3; ++round) {
+        const std::string log = test::random_log(rng, 3000 + rng() % 4000);
+        test::write_file(file, log);
+        const Outcome o = run({"exec", "--namespace", "proj", "--", "cat", file});
+        ASSERT_EQ(o.exit_code, 0) << o.err;
+        std::vector<std::size_t> starts{0}; // of each line, then the end
+        for (std::size_t k = 0; k < log.size(); ++k)
+            if (log[k] == '\n') starts.push_back(k + 1);
+        if (starts.back() != log.size()) starts.push_back(log.size());
+        auto words_of = [](const std::string& text) {
+            std::vector<std::string> words;
+            std::istringstream in(text);
+            for (std::string w; in >> w;) words.push_back(w);
+            return words;
+        };
+        std::vector<std::string> call; // the first marker's, without its range
+        std::size_t checked = 0;
+        for (std::size_t at = o.out.find("[sutra: "); at != std::string::npos && checked < 40;
+             at = o.out.find("[sutra: ", at + 1)) {
+            const std::string m = o.out.substr(at + 8, o.out.find(']', at) - at - 8);
+            std::string kind, range;
+            if (const std::size_t r = m.find("restore: "); r != std::string::npos) {
+                call = words_of(m.substr(r + 9, m.find(';', r) - r - 9));
+                ASSERT_GE(call.size(), 6u) << m;
+                EXPECT_EQ(call[0], "sutra");
+                EXPECT_EQ(call[2], "--namespace");
+                EXPECT_EQ(call[3], "proj");
+                range = call.back(), kind = call[call.size() - 2];
+                call.resize(call.size() - 2);
+            } else {
+                const auto w = words_of(m);
+                ASSERT_GE(w.size(), 2u) << m; // "lines A-B", perhaps after a count
+                kind = "--" + w[w.size() - 2], range = w.back();
+                ASSERT_TRUE(kind == "--lines" || kind == "--bytes") << m;
+            }
+            ASSERT_FALSE(call.empty()) << "a short marker before any full one: " << m;
+            const std::size_t dash = range.find('-');
+            const std::size_t a = std::stoull(range.substr(0, dash));
+            const std::size_t b = std::stoull(range.substr(dash + 1));
+            const std::string want = kind == "--lines"
+                                         ? log.substr(starts[a - 1], starts[b] - starts[a - 1])
+                                         : log.substr(a, b - a);
+            std::vector<std::string> args(call.begin() + 1, call.end());
+            args.push_back(kind);
+            args.push_back(range);
+            std::string got;
+            for (int page = 0; page < 1000; ++page) {
+                const Outcome back = run(args);
+                ASSERT_EQ(back.exit_code, 0) << back.err;
+                got += back.out;
+                const std::size_t next = back.err.find("next: sutra ");
+                if (next == std::string::npos) break;
+                const auto w =
+                    words_of(back.err.substr(next + 6, back.err.find('\n', next) - next - 6));
+                args.assign(w.begin() + 1, w.end());
+            }
+            EXPECT_TRUE(got == want) << kind << " " << range;
+            ++checked;
+        }
+        EXPECT_GT(checked, 0u) << o.out;
+        // The default store does not have it: the namespace chose the store.
+        EXPECT_NE(run({"restore", call[4], "--all"}).exit_code, 0);
+    }
+    // A hostile namespace is refused by every command that takes one, and makes nothing.
+    for (const std::string& ns :
+         std::vector<std::string>{"..", ".", "a/b", "", "../x", std::string(65, 'n'), "x y"}) {
+        for (const std::vector<std::string>& args :
+             {std::vector<std::string>{"exec", "--namespace", ns, "--", "true"},
+              std::vector<std::string>{"compress", "--namespace", ns, file},
+              std::vector<std::string>{"restore", "su_00000000000000000000000000000000",
+                                       "--namespace", ns}}) {
+            const Outcome bad = run(args);
+            EXPECT_EQ(bad.exit_code, 2) << args[0] << " '" << ns << "'";
+            EXPECT_NE(bad.err.find("--namespace takes"), std::string::npos) << bad.err;
+        }
+    }
+    EXPECT_FALSE(std::filesystem::exists(store_dir() + "/ns/x"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path + "/x"));
+}
+
 TEST_F(ExecFixture, TheQuotaMarkerNamesTheBytesNotRetained) {
     test::write_file(dir.path + "/none.toml", "[store]\nmax_entry_bytes = 5000000\n");
     const Outcome o =

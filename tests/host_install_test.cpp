@@ -318,6 +318,8 @@ TEST_F(McpInstallTest, RegisterThenUnregisterIsByteIdenticalForEveryHostAndFile)
             r = call(h.client, Plugin::Op::install);
             EXPECT_FALSE(r["changed"]) << r.dump();
             EXPECT_EQ(read(path), installed);
+            // Says so: "MCP server already registered" (Hermes: its plugin "already installed").
+            EXPECT_NE(r["messages"].dump().find("already"), std::string::npos) << r.dump();
 
             r = call(h.client, Plugin::Op::uninstall);
             ASSERT_TRUE(r["ok"]) << r.dump();

@@ -57,4 +57,8 @@ OptionRead read_view_option(const Args& args,
                             std::optional<core::Mode>& mode,
                             core::RestoreRoute& route);
 
+/// Reads `--namespace NS` (a store namespace: 1-64 of [A-Za-z0-9_.-], not "." or ".."), which
+/// compress, exec, restore and mcp share. Returns as read_view_option does.
+OptionRead read_namespace_option(const Args& args, std::size_t& i, std::string& store_namespace);
+
 } // namespace sutra::host

@@ -71,14 +71,9 @@ int cmd_compress(const Args& args) {
             auto v = value("--host");
             if (!v) return 2;
             req.host = *v;
-        } else if (a == "--namespace") {
-            auto v = value("--namespace");
-            if (!v) return 2;
-            if (!core::valid_namespace(*v)) {
-                print_error("--namespace takes 1-64 of [A-Za-z0-9_.-]");
-                return 2;
-            }
-            req.store_namespace = *v;
+        } else if (const auto ns_read = read_namespace_option(args, i, req.store_namespace);
+                   ns_read != OptionRead::not_mine) {
+            if (ns_read == OptionRead::bad) return 2;
         } else if (a == "--exit-code") {
             auto v = value("--exit-code");
             if (!v) return 2;
@@ -138,31 +133,6 @@ int cmd_compress(const Args& args) {
     const std::string text =
         out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     return core::write_all(STDOUT_FILENO, text) ? 0 : 1;
-}
-
-OptionRead read_view_option(const Args& args,
-                            std::size_t& i,
-                            std::optional<core::Mode>& mode,
-                            core::RestoreRoute& route) {
-    const std::string& a = args[i];
-    if (a != "--mode" && a != "--mcp-tool") return OptionRead::not_mine;
-    if (i + 1 >= args.size()) {
-        print_error(a + " needs a value");
-        return OptionRead::bad;
-    }
-    const std::string& v = args[++i];
-    if (a == "--mode") {
-        const auto m = core::parse_mode(v);
-        if (!m) {
-            print_error("--mode takes auto, concise, normal, verbose or full");
-            return OptionRead::bad;
-        }
-        mode = *m;
-    } else {
-        route.kind = core::RestoreRoute::Kind::mcp;
-        route.tool = v;
-    }
-    return OptionRead::read;
 }
 
 } // namespace sutra::host

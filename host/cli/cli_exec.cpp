@@ -29,6 +29,7 @@ const char* const k_exec_usage =
     "options: --mode MODE, --keep PATTERN (repeatable), --json, --mcp-tool NAME,\n"
     "         --max-view-bytes N (a lower ceiling on the view than the configured one),\n"
     "         --max-view-bytes-on-success N (the same for a command that exits 0),\n"
+    "         --namespace NS (the store namespace the output is kept in),\n"
     "         --session ID (the host's session, for the stats log),\n"
     "         --host-cut OVER:HEAD:TAIL[:WINDOW], --host-cut-on-success SPEC (what the host\n"
     "         would show without sutra, for the stats log's honest figure),\n"
@@ -78,6 +79,9 @@ int cmd_exec(const Args& args) {
         } else if (const auto o = read_view_option(args, i, spec.mode, spec.route);
                    o != OptionRead::not_mine) {
             if (o == OptionRead::bad) return 2;
+        } else if (const auto ns_read = read_namespace_option(args, i, spec.store_namespace);
+                   ns_read != OptionRead::not_mine) {
+            if (ns_read == OptionRead::bad) return 2;
         } else if (a == "--keep") {
             auto v = value("--keep");
             if (!v) return 2;

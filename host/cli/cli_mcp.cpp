@@ -83,12 +83,9 @@ int cmd_mcp(const Args& args) {
                 return 2;
             }
             options.restore_tool = args[++i];
-        } else if (a == "--namespace") {
-            if (!has_value || !core::valid_namespace(args[i + 1])) {
-                print_error("--namespace takes 1-64 of [A-Za-z0-9_.-]");
-                return 2;
-            }
-            options.store_namespace = args[++i];
+        } else if (const auto ns_read = read_namespace_option(args, i, options.store_namespace);
+                   ns_read != OptionRead::not_mine) {
+            if (ns_read == OptionRead::bad) return 2;
         } else if (a == "--text-only") {
             text_only = true;
         } else if (a == "--tools") {

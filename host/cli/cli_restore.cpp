@@ -107,13 +107,9 @@ int cmd_restore(const Args& args) {
                 print_error("--max-bytes takes 1 to 65536");
                 return 2;
             }
-        } else if (a == "--namespace") {
-            auto v = value();
-            if (!v || !core::valid_namespace(*v)) {
-                print_error("--namespace takes 1-64 of [A-Za-z0-9_.-]");
-                return 2;
-            }
-            ns = *v;
+        } else if (const auto ns_read = read_namespace_option(args, i, ns);
+                   ns_read != OptionRead::not_mine) {
+            if (ns_read == OptionRead::bad) return 2;
         } else if (!a.empty() && a[0] == '-') {
             print_error("unknown option '" + a + "'");
             return 2;

@@ -20,6 +20,8 @@ const char* const k_usage =
     "  restore ID [--bytes A-B | --lines A-B | --search TEXT | --full | --all] [--max-bytes N]\n"
     "      print bytes of a stored original (bytes A-B: zero-based, half-open; lines: one-based)\n"
     "  restore ID --critical [--lines A-B]   list the original's error lines as LINE:text\n"
+    "  compress, exec and restore take --namespace NS: the store namespace the original goes to\n"
+    "      or comes from (markers name it)\n"
     "  stats [--json | --csv] [--session ID] [--daily | --weekly]\n"
     "                      savings per tool, shape and command (one session's, or per day or\n"
     "                      ISO week), restores by outcome\n"

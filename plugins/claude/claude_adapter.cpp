@@ -552,10 +552,7 @@ struct Adapter {
                                             "savings (`" +
                                             spec.command + "`)");
             }
-            if (o.sutra_program.empty())
-                common::note_no_program(r);
-            else if (!mcp)
-                r["messages"].push_back(mcp_config_path() + ": MCP server already registered");
+            common::note_mcp_install(r, o.sutra_program, mcp.has_value(), mcp_config_path());
             return r;
         });
     }

@@ -265,11 +265,7 @@ struct Adapter {
                         "sutra shorten whole outputs instead.");
             }
             for (const auto& m : cap_notes["messages"]) r["messages"].push_back(m);
-            if (o.sutra_program.empty()) {
-                common::note_no_program(r);
-            } else if (!mcp) {
-                r["messages"].push_back(config_path() + ": MCP server already registered");
-            }
+            common::note_mcp_install(r, o.sutra_program, mcp.has_value(), config_path());
             return r;
         });
     }

@@ -289,6 +289,16 @@ void note_no_program(ojson& result) {
     result["messages"].push_back("no sutra binary given: the MCP server was not registered");
 }
 
+void note_mcp_install(ojson& result,
+                      const std::string& sutra_program,
+                      bool planned,
+                      const std::string& path) {
+    if (sutra_program.empty())
+        note_no_program(result);
+    else if (!planned)
+        result["messages"].push_back(path + ": MCP server already registered");
+}
+
 void merge_result(ojson& into, const ojson& step) {
     for (const auto& f : step.value("files", ojson::array())) into["files"].push_back(f);
     for (const auto& m : step.value("messages", ojson::array())) into["messages"].push_back(m);

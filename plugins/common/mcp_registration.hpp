@@ -92,6 +92,13 @@ ojson mcp_status(const std::string& path,
 /// Install or uninstall result for a step that has no sutra binary to register.
 void note_no_program(ojson& result);
 
+/// Install's word on the MCP step: no binary given, or `path` already registering this server
+/// (nothing planned for it); silent when a change was planned.
+void note_mcp_install(ojson& result,
+                      const std::string& sutra_program,
+                      bool planned,
+                      const std::string& path);
+
 /// Adds one step's result (files and messages) to another's.
 void merge_result(ojson& into, const ojson& step);
 

@@ -251,10 +251,7 @@ struct Adapter {
             auto r = common::apply_install_plans(std::move(plans), o.dry_run);
             r["messages"].push_back(plugin_changes ? "OpenCode loads the plugin at its next start."
                                                    : path + ": already installed");
-            if (o.sutra_program.empty())
-                common::note_no_program(r);
-            else if (!mcp)
-                r["messages"].push_back(mcp_config_path() + ": MCP server already registered");
+            common::note_mcp_install(r, o.sutra_program, mcp.has_value(), mcp_config_path());
             return r;
         });
     }
