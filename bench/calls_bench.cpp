@@ -262,6 +262,12 @@ int main(int argc, char** argv) {
         row(fmt::format("`sutra install --client claude`, {:.1f} MB `.claude.json`",
                         static_cast<double>(size) / 1e6),
             "`cat` of it", p, "< 0.5 s, memory ≈ 2x the file");
+        // What every hook call then reads: the server registered in that .claude.json.
+        row("Claude hook after that install (sutra registered in the 8 MB `.claude.json`)",
+            "`cat` of the payload",
+            pairs(n, {host, "--adapter", "claude"}, dir + "/payload.json", {"cat"},
+                  dir + "/payload.json"),
+            "");
     }
     if (!std::getenv("SUTRA_BENCH_KEEP"))
         std::filesystem::remove_all(dir);

@@ -460,6 +460,41 @@ TEST_F(McpInstallTest, ClaudeJsonChangedByTheHostKeepsEverythingButOurServer) {
     EXPECT_NE(view(mcp_hosts()[0]).find("sutra restore "), std::string::npos);
 }
 
+// Every hook call asks .claude.json whether our server is registered and enabled for the
+// project (the marker's route): in a long-used file of thousands of projects, only the project
+// at the payload's cwd decides, wherever the members stand and whatever other projects disable.
+TEST_F(McpInstallTest, ClaudeJsonOfManyProjectsRoutesByTheProjectAtCwd) {
+    const std::string path = box.dir.path + "/claude/.claude.json";
+    put(path, "{}\n");
+    ASSERT_TRUE(call("claude", Plugin::Op::install)["ok"]);
+    const json servers = json::parse(test::read_file(path))["mcpServers"];
+    auto with = [&](const json& here, bool servers_first) {
+        nlohmann::ordered_json doc = nlohmann::ordered_json::object();
+        if (servers_first) doc["mcpServers"] = servers;
+        doc["projects"] = nlohmann::ordered_json::object();
+        for (int i = 0; i < 3000; ++i) {
+            auto& p = doc["projects"]["/home/dev/p" + std::to_string(i)];
+            p["history"] = {{{"display", "fix \"the\" {test} [" + std::to_string(i) + "]"}}};
+            if (i % 7 == 0) p["disabledMcpServers"] = {"sutra"};
+        }
+        if (!here.is_null()) doc["projects"]["/tmp/proj"] = here;
+        if (!servers_first) doc["mcpServers"] = servers;
+        test::write_file(path, doc.dump(2));
+    };
+    const auto route_is_mcp = [&] {
+        return view(mcp_hosts()[0]).find("sutra restore ") == std::string::npos;
+    };
+    for (const bool first : {true, false}) {
+        SCOPED_TRACE(first);
+        with(nullptr, first);
+        EXPECT_TRUE(route_is_mcp());
+        with(json{{"disabledMcpServers", {"other"}}}, first);
+        EXPECT_TRUE(route_is_mcp());
+        with(json{{"disabledMcpServers", {"other", "sutra"}}}, first);
+        EXPECT_FALSE(route_is_mcp());
+    }
+}
+
 // `sutra mcp --text-only` (Claude Code's registration): the same tools and text blocks, with no
 // outputSchema and no structuredContent, which Claude Code would show the model instead.
 TEST_F(McpInstallTest, TextOnlyServerDropsStructuredContent) {

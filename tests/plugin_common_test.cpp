@@ -473,6 +473,67 @@ TEST(JsonText, TopMembersOnlyOfAValidObjectWithDistinctKeys) {
     EXPECT_FALSE(common::json_top_members(deep, false).has_value());
 }
 
+// json_member_text (the hook's read of .claude.json) against nlohmann over random documents
+// with escapes in keys and strings, brackets inside strings, duplicate keys (the last one
+// counts, as JSON.parse keeps it) and every layout; and nothing where the text is not JSON.
+TEST(JsonText, MemberTextIsWhatAParserFinds) {
+    std::mt19937 rng(11);
+    const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    const std::vector<std::string> words = {"a",   "b\"q", "c\\\\", "/home/x y", "{[",   "]}",
+                                            "é\n", "\\\"", "k",     "sutra",     "mcp\t"};
+    std::function<std::string(int)> value = [&](int depth) -> std::string {
+        switch (depth > 3 ? pick(3) : pick(5)) {
+        case 0:
+            return std::to_string(pick(100000) - 50000);
+        case 1:
+            return nlohmann::json(words[static_cast<std::size_t>(pick(11))]).dump();
+        case 2:
+            return pick(2) == 0 ? "true" : "null";
+        case 3: {
+            std::string a = "[";
+            for (int i = pick(4); i > 0; --i) a += value(depth + 1) + (i > 1 ? ", " : "");
+            return a + "]";
+        }
+        default: {
+            std::string o = "{";
+            for (int i = pick(4); i > 0; --i)
+                o += nlohmann::json(words[static_cast<std::size_t>(pick(11))]).dump() + ":" +
+                     value(depth + 1) + (i > 1 ? ",\n  " : "");
+            return o + "}";
+        }
+        }
+    };
+    for (int round = 0; round < 2000; ++round) {
+        std::string text = pick(4) == 0 ? "\xEF\xBB\xBF" : "";
+        text += pick(2) == 0 ? "{" : " \n{\n  ";
+        for (int i = pick(6); i > 0; --i)
+            text += nlohmann::json(words[static_cast<std::size_t>(pick(11))]).dump() +
+                    (pick(2) == 0 ? ":" : " : ") + value(0) + (i > 1 ? ",\n  " : "");
+        text += "}\n";
+        SCOPED_TRACE(text);
+        const auto doc = nlohmann::json::parse(text, nullptr, false);
+        ASSERT_FALSE(doc.is_discarded());
+        for (const std::string& key : words) {
+            const auto found = common::json_member_text(text, key);
+            ASSERT_EQ(found.has_value(), doc.contains(key)) << key;
+            if (found) {
+                EXPECT_EQ(nlohmann::json::parse(*found), doc[key]) << key;
+            }
+        }
+        // Cut short before its last brace: no answer at all.
+        const std::size_t cut = static_cast<std::size_t>(pick(static_cast<int>(text.rfind('}'))));
+        const std::string broken = text.substr(0, cut);
+        for (const std::string& key : words)
+            EXPECT_FALSE(common::json_member_text(broken, key).has_value()) << cut << key;
+    }
+    for (const std::string bad : {"[1]", "{\"a\" 1}", "{\"a\": [1}", "{\"a\": 1", "{a: 1}",
+                                  "{\"a\": \"x}", "", "{\"a\": ]}"})
+        EXPECT_FALSE(common::json_member_text(bad, "a").has_value()) << bad;
+    const std::string deep = "{\"a\": " + std::string(5000, '[') + std::string(5000, ']') + "}";
+    EXPECT_FALSE(common::json_member_text(deep, "a").has_value());
+    EXPECT_EQ(common::json_member_text("{\"a\":1,\"a\":{\"b\":2}}", "a"), "{\"b\":2}");
+}
+
 TEST(JsonText, RandomDocumentsInEveryLayout) {
     std::mt19937 rng(7);
     const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };

@@ -119,8 +119,10 @@ inline std::expected<std::string, FileError> read_file(const std::string& path,
         return fail(FileProblem::too_large, 0, size,
                     std::to_string(size) + " bytes, over the " + std::to_string(rules.limit) +
                         "-byte limit");
-    // Read in chunks, one byte past the limit to tell a file that grew while being read.
+    // Read in chunks, one byte past the limit to tell a file that grew while being read; room
+    // for the size fstat gave up front, so a large file is not copied as the string grows.
     std::string out;
+    out.reserve(static_cast<std::size_t>(size) + 1);
     char buf[65536];
     while (out.size() <= rules.limit) {
         const std::size_t want = std::min(sizeof buf, rules.limit + 1 - out.size());

@@ -18,6 +18,7 @@
 #include "plugins/common/files.hpp"
 #include "plugins/common/hook_settings.hpp"
 #include "plugins/common/host_report.hpp"
+#include "plugins/common/json_text.hpp"
 #include "plugins/common/mcp_registration.hpp"
 #include "plugins/common/paths.hpp"
 #include "plugins/common/shell_words.hpp"
@@ -25,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include <climits>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <sys/stat.h>
@@ -99,27 +101,38 @@ bool is_our_entry(const common::ojson& e) {
     return common::is_our_server(entry_command(e), entry_args(e));
 }
 
-// Our server's entry when it is registered and not disabled for the project at `cwd`.
+// Our server's entry when it is registered and not disabled for the project at `cwd`. Every hook
+// call asks, so only the two members it needs are parsed (json_member_text): `mcpServers`, and
+// `projects[cwd]` of the thousands of projects a long-used .claude.json holds.
 std::optional<common::ojson> registered_mcp(const std::string& cwd) {
     const std::string path = mcp_config_path();
     if (path.empty()) return std::nullopt;
     const auto text = common::read_text(path);
     // Most hook calls find no sutra entry at all: skip parsing a large file for them.
-    if (!text || text->find("\"sutra\"") == std::string::npos) return std::nullopt;
-    const json doc =
-        sutra::core::parse_within_nesting<json>(*text, sutra::core::k_max_config_nesting);
-    if (!doc.is_object()) return std::nullopt;
-    const auto e = common::json_entry(doc, "mcpServers");
-    if (!e || !common::is_sutra_program(entry_command(*e))) return std::nullopt;
-    if (const auto projects = doc.find("projects");
-        !cwd.empty() && projects != doc.end() && projects->is_object() && projects->contains(cwd)) {
-        const json& project = (*projects)[cwd];
-        if (project.is_object() && project.contains("disabledMcpServers") &&
-            project["disabledMcpServers"].is_array())
-            for (const auto& name : project["disabledMcpServers"])
-                if (name == common::k_mcp_name) return std::nullopt;
-    }
-    return e;
+    const auto holds = [&](std::string_view word) {
+        return ::memmem(text->data(), text->size(), word.data(), word.size()) != nullptr;
+    };
+    if (!text || !holds("\"sutra\"")) return std::nullopt;
+    const auto parsed = [](std::optional<std::string_view> member) {
+        return member ? sutra::core::parse_within_nesting<common::ojson>(
+                            *member, sutra::core::k_max_config_nesting)
+                      : common::ojson();
+    };
+    const common::ojson servers = parsed(common::json_member_text(*text, "mcpServers"));
+    if (!servers.is_object()) return std::nullopt;
+    const auto e = servers.find(common::k_mcp_name);
+    if (e == servers.end() || !common::is_sutra_program(entry_command(*e))) return std::nullopt;
+    // The host writes the file with JSON.stringify, which escapes no letter of a key: without
+    // the word, no project disables a server.
+    if (cwd.empty() || !holds("\"disabledMcpServers\"")) return *e;
+    const auto projects = common::json_member_text(*text, "projects");
+    const common::ojson project =
+        parsed(projects ? common::json_member_text(*projects, cwd) : std::nullopt);
+    if (project.is_object() && project.contains("disabledMcpServers") &&
+        project["disabledMcpServers"].is_array())
+        for (const auto& name : project["disabledMcpServers"])
+            if (name == common::k_mcp_name) return std::nullopt;
+    return *e;
 }
 
 std::optional<std::string> mcp_command(const std::optional<common::ojson>& e) {

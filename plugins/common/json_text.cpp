@@ -5,6 +5,7 @@
 #include "core/util/json_nesting.hpp"
 #include "plugins/common/hook_settings.hpp"
 
+#include <array>
 #include <cstring>
 #include <stdexcept>
 #include <unordered_set>
@@ -255,6 +256,69 @@ std::string plain_json(const std::string& text, bool jsonc) {
     return plain;
 }
 
+// The end of the JSON string opening at `i` (past its closing quote), or npos.
+// A quote ends it unless an odd run of backslashes escapes it.
+std::size_t quoted_end(std::string_view t, std::size_t i) {
+    for (std::size_t k = i + 1; k < t.size();) {
+        const void* hit = std::memchr(t.data() + k, '"', t.size() - k);
+        if (hit == nullptr) return std::string_view::npos;
+        const auto q = static_cast<std::size_t>(static_cast<const char*>(hit) - t.data());
+        std::size_t slashes = 0;
+        while (q - slashes > i + 1 && t[q - slashes - 1] == '\\') ++slashes;
+        if (slashes % 2 == 0) return q + 1;
+        k = q + 1;
+    }
+    return std::string_view::npos;
+}
+
+bool json_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+std::size_t skip_blanks(std::string_view t, std::size_t i) {
+    while (i < t.size() && json_blank(t[i])) ++i;
+    return i;
+}
+
+// The end of the value starting at `i`: strings by their quotes, objects and arrays by their
+// brackets' depth (strings inside skipped whole), scalars up to a delimiter; npos when the text
+// ends first or a bracket closes what it did not open.
+std::size_t value_end(std::string_view t, std::size_t i) {
+    if (i >= t.size()) return std::string_view::npos;
+    if (t[i] == '"') return quoted_end(t, i);
+    if (t[i] != '{' && t[i] != '[') {
+        std::size_t k = i;
+        while (k < t.size() && !json_blank(t[k]) && t[k] != ',' && t[k] != '}' && t[k] != ']') ++k;
+        return k == i ? std::string_view::npos : k;
+    }
+    // Only quotes and brackets matter inside: the bytes between them are stepped over by a
+    // table lookup each (a loop of comparisons ran at a third of the speed).
+    static constexpr auto structural = [] {
+        std::array<bool, 256> table{};
+        for (const unsigned char c : {'"', '{', '}', '[', ']'}) table[c] = true;
+        return table;
+    }();
+    std::string open; // the brackets still open, innermost last
+    for (std::size_t k = i; k < t.size(); ++k) {
+        while (k < t.size() && !structural[static_cast<unsigned char>(t[k])]) ++k;
+        if (k == t.size()) break;
+        const char c = t[k];
+        if (c == '"') {
+            k = quoted_end(t, k);
+            if (k == std::string_view::npos) return k;
+            --k;
+        } else if (c == '{' || c == '[') {
+            if (open.size() >= sutra::core::k_max_config_nesting) return std::string_view::npos;
+            open += c == '{' ? '}' : ']';
+        } else if (c == '}' || c == ']') {
+            if (open.empty() || open.back() != c) return std::string_view::npos;
+            open.pop_back();
+            if (open.empty()) return k + 1;
+        }
+    }
+    return std::string_view::npos;
+}
+
 } // namespace
 
 std::size_t bom_length(const std::string& text) {
@@ -300,6 +364,38 @@ std::optional<std::vector<TopMember>> json_top_members(const std::string& text, 
     } catch (const std::exception&) {
         return std::nullopt;
     }
+}
+
+std::optional<std::string_view> json_member_text(std::string_view object, std::string_view key) {
+    constexpr auto npos = std::string_view::npos;
+    std::size_t k = skip_blanks(object, object.starts_with("\xEF\xBB\xBF") ? 3 : 0);
+    if (k >= object.size() || object[k] != '{') return std::nullopt;
+    std::optional<std::string_view> found;
+    k = skip_blanks(object, k + 1);
+    while (k < object.size() && object[k] != '}') {
+        if (object[k] != '"') return std::nullopt;
+        const std::size_t key_end = quoted_end(object, k);
+        if (key_end == npos) return std::nullopt;
+        const std::string_view raw = object.substr(k + 1, key_end - k - 2);
+        bool match = raw == key;
+        if (!match && raw.find('\\') != npos) { // an escaped key: compare what it says
+            try {
+                match = ojson::parse(object.substr(k, key_end - k)).get<std::string>() == key;
+            } catch (const std::exception&) {
+                return std::nullopt;
+            }
+        }
+        k = skip_blanks(object, key_end);
+        if (k >= object.size() || object[k] != ':') return std::nullopt;
+        const std::size_t begin = skip_blanks(object, k + 1);
+        const std::size_t end = value_end(object, begin);
+        if (end == npos) return std::nullopt;
+        if (match) found = object.substr(begin, end - begin);
+        k = skip_blanks(object, end);
+        if (k < object.size() && object[k] == ',') k = skip_blanks(object, k + 1);
+    }
+    if (k >= object.size()) return std::nullopt;
+    return found;
 }
 
 std::string json_text_problem(const std::string& text, bool jsonc) {

@@ -37,6 +37,13 @@ std::optional<std::vector<TopMember>> json_top_members(const std::string& text, 
 /// The views point into `text`: a temporary would leave them dangling.
 std::optional<std::vector<TopMember>> json_top_members(std::string&& text, bool jsonc) = delete;
 
+/// The bytes of member `key`'s value in the JSON object text `object` (its last occurrence, the
+/// one JSON.parse and nlohmann keep), or nullopt when it is absent or the scan meets text that is
+/// not JSON where it steps. Nothing is built and the skipped values are only delimited, not
+/// checked: for a hook that reads two members of a large file on every call (an 8 MB
+/// `.claude.json` parsed whole took 260 ms of each call), never for an edit.
+std::optional<std::string_view> json_member_text(std::string_view object, std::string_view key);
+
 /// The length of a leading UTF-8 byte-order mark (3), else 0. Edits keep it where it is.
 std::size_t bom_length(const std::string& text);
 
