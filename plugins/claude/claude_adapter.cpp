@@ -578,10 +578,9 @@ struct Adapter {
                 {hook_spec(o.host_program), pre_hook_spec(o.host_program, o.sutra_program),
                  statusline_spec(o.sutra_program)});
             if (hooks) plans.push_back(*hooks);
-            const auto mcp =
-                common::plan_json_uninstall(mcp_config_path(), "mcpServers", is_our_entry);
-            if (mcp) plans.push_back(*mcp);
-            auto r = common::apply_plans(plans, o.dry_run);
+            auto mcp = common::plan_json_uninstall(mcp_config_path(), "mcpServers", is_our_entry);
+            if (mcp) plans.push_back(std::move(*mcp)); // a plan holds the file's bytes twice
+            auto r = common::apply_plans(std::move(plans), o.dry_run);
             if (!hooks)
                 r["messages"].push_back(settings_path() + ": no sutra hook, nothing to remove");
             else if (hooks->action == "modify")

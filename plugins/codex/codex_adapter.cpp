@@ -277,7 +277,7 @@ struct Adapter {
                 common::plan_hooks_uninstall(hooks_path(), {hook_spec(o.host_program)});
             if (hooks) plans.push_back(*hooks);
             if (const auto mcp = plan_mcp_uninstall()) plans.push_back(*mcp);
-            auto r = common::apply_plans(plans, o.dry_run);
+            auto r = common::apply_plans(std::move(plans), o.dry_run);
             if (!hooks)
                 r["messages"].push_back(hooks_path() + ": no sutra hook, nothing to remove");
             return r;

@@ -286,7 +286,7 @@ namespace {
 // What apply_plans did to one file, so that a later failure can put it back.
 struct Undo {
     std::string path;
-    std::optional<std::string> before;
+    const std::optional<std::string>* before; // the plan's own bytes, not a copy of them
     mode_t mode;
     std::optional<std::string> backup; // a backup written for this change
 };
@@ -295,8 +295,8 @@ void roll_back(const std::vector<Undo>& done) {
     for (auto u = done.rbegin(); u != done.rend(); ++u) {
         std::error_code ec;
         try {
-            if (u->before)
-                write_atomic(u->path, *u->before, u->mode);
+            if (*u->before)
+                write_atomic(u->path, **u->before, u->mode);
             else
                 fs::remove(u->path, ec);
         } catch (const std::exception&) {
@@ -308,10 +308,9 @@ void roll_back(const std::vector<Undo>& done) {
 
 } // namespace
 
-ojson apply_plans(const std::vector<FilePlan>& plans, bool dry_run) {
+ojson apply_plans(std::vector<FilePlan> real, bool dry_run) {
     ojson result{
         {"ok", true}, {"changed", false}, {"files", ojson::array()}, {"messages", ojson::array()}};
-    std::vector<FilePlan> real = plans;
     for (auto& p : real) {
         p.path = real_target(p.path);
         if (p.before) check_writable(p.path);
@@ -325,7 +324,7 @@ ojson apply_plans(const std::vector<FilePlan>& plans, bool dry_run) {
         const mode_t mode = file_mode(p.path, p.create_mode);
         if (p.restore_from) change["backup"] = *p.restore_from;
         if (!dry_run) {
-            Undo undo{p.path, p.before, mode, std::nullopt};
+            Undo undo{p.path, &p.before, mode, std::nullopt};
             try {
                 if (p.action == "modify" && p.before && p.backup_before) {
                     const std::string backup = next_backup(p.path);

@@ -91,7 +91,7 @@ std::vector<FilePlan> with_backup_records(std::vector<FilePlan> plans);
 /// {"ok","changed","files":[…],"messages":[]}. All or nothing: every file is checked first
 /// (a read-only one is refused), and when a write fails the files already written get their
 /// old bytes back and the error names the file that failed.
-ojson apply_plans(const std::vector<FilePlan>& plans, bool dry_run);
+ojson apply_plans(std::vector<FilePlan> plans, bool dry_run);
 
 /// apply_plans for an install: the plans with their backup records (with_backup_records).
 ojson apply_install_plans(std::vector<FilePlan> plans, bool dry_run);

@@ -225,17 +225,20 @@ std::optional<FilePlan> plan_json_install(const std::string& config_path,
                                           const std::function<bool(const ojson&)>& is_ours,
                                           bool jsonc) {
     const std::string path = real_target(config_path);
-    const auto before = read_text(path);
+    auto before = read_text(path);
     ConfigRead read = read_config(before ? &*before : nullptr, path, section, jsonc);
     const auto old = json_entry(read.doc, section);
     if (old && !is_ours(*old))
         throw std::runtime_error(path + " already has an MCP server named \"sutra\" that sutra "
                                         "did not write; rename or remove it first (nothing was "
                                         "changed)");
-    const std::string after =
+    std::string after =
         with_json_entry_in(std::move(read), before, path, section, entry, jsonc, true);
     if (before && after == *before) return std::nullopt;
-    FilePlan plan{path, before ? "modify" : "create", before, after, std::nullopt};
+    // The plan takes the bytes (an 8 MB .claude.json is held twice, before and after, not four
+    // times).
+    const char* action = before ? "modify" : "create";
+    FilePlan plan{path, action, std::move(before), std::move(after), std::nullopt};
     plan.backup_before = !old; // an upgrade: the backup of the user's own file is kept as is
     return plan;
 }

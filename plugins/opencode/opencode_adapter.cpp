@@ -264,7 +264,7 @@ struct Adapter {
             const bool plugin_found = !plans.empty();
             if (auto m = common::plan_json_uninstall(mcp_config_path(), "mcp", is_our_entry, true))
                 plans.push_back(*m);
-            common::ojson r = common::apply_plans(plans, o.dry_run);
+            common::ojson r = common::apply_plans(std::move(plans), o.dry_run);
             if (!plugin_found)
                 r["messages"].push_back(path + ": no sutra plugin, nothing to remove");
             return r;
