@@ -236,6 +236,80 @@ TEST(TextRules, ALaterErrorsRepeatedExcerptStaysFolded) {
     }
 }
 
+// gfortran writes an error's place on a line of its own above it, then the quoted code and its
+// caret, then the message: that line is the error's place. Errors of one wording at different
+// places are different errors (none folded into another), each shown with its place.
+TEST(TextRules, APlaceOnItsOwnLineAboveAnErrorIsItsPlace) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(53);
+    for (int round = 0; round < 8; ++round) {
+        const int files = 20 + static_cast<int>(rng() % 60);
+        std::string in;
+        std::vector<std::string> error_places;
+        for (int f = 0; f < files; ++f) {
+            const std::string file = "m" + std::to_string(100 + f) + ".f90:";
+            for (int w = 0; w < 4; ++w) // warnings, each at its own place
+                in += file + std::to_string(20 + w) + ":24:\n\n   " + std::to_string(20 + w) +
+                      " |     integer :: k, spare" + std::to_string(w) +
+                      "\n      |                        1\nWarning: Unused variable ‘spare" +
+                      std::to_string(w) + "’ declared at (1) [-Wunused-variable]\n";
+            if (f % 3 != 0) continue;
+            const std::string line = std::to_string(40 + rng() % 9);
+            error_places.push_back(file + line + ":8:");
+            in += error_places.back() + "\n\n   " + line +
+                  " |     r = x + 'abc'\n      |        1\nError: Operands of binary numeric "
+                  "operator ‘+’ at (1) are INTEGER(4)/CHARACTER(3)\n";
+        }
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const auto& p : error_places)
+            EXPECT_NE(view.find(p + "\n"), std::string::npos) << p << " round " << round;
+        EXPECT_EQ(count_of(view, "\nError: Operands"), error_places.size()) << round;
+    }
+}
+
+// When the critical lines overflow the view, errors go before warnings: a clang -Weverything
+// run with 800 located warnings and a few errors among them shows every error (and its place),
+// and the warnings share what room is left.
+TEST(TextRules, ErrorsAreShownBeforeWarningsWhenNotAllFit) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(59);
+    for (int round = 0; round < 6; ++round) {
+        const int units = 150 + static_cast<int>(rng() % 100);
+        std::string in;
+        std::vector<std::string> errors;
+        int warnings = 0;
+        for (int u = 0; u < units; ++u) {
+            const std::string file = "u" + std::to_string(u) + ".c:";
+            for (int w = 0; w < 5; ++w, ++warnings)
+                in += file + std::to_string(10 + w) +
+                      ":5: warning: no previous prototype for "
+                      "function 'helper_" +
+                      std::to_string(u * 7 + w) + "_with_a_long_name' [-Wmissing-prototypes]\n";
+            if (rng() % 25 == 0) {
+                errors.push_back(file + std::to_string(18) +
+                                 ":46: error: no member named 'missing" + std::to_string(u) +
+                                 "' in 'struct rec" + std::to_string(u) + "'");
+                in += errors.back() + "\n";
+            }
+        }
+        in += std::to_string(warnings) + " warnings and " + std::to_string(errors.size()) +
+              " errors generated.\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        ASSERT_LE(view.size(), c.max_view_bytes);
+        ASSERT_LT(count_of(view, ": warning: "), static_cast<std::size_t>(warnings)) << round;
+        EXPECT_GT(count_of(view, ": warning: "), 0u) << round;
+        for (const auto& e : errors)
+            EXPECT_NE(view.find(e + "\n"), std::string::npos) << e << " round " << round;
+        EXPECT_NE(view.find(" errors generated.\n"), std::string::npos);
+    }
+}
+
 // A TAP failure's place is the line right below it, named in words: bats' `# (in test file
 // paths.bats, line 66)`, perl's `#   at t/02-title.t line 38.`. Every failure's place is shown
 // with it, however many failures of one kind there are.
@@ -261,8 +335,8 @@ TEST(TextRules, APlaceNamedInWordsBelowAFailureStaysWithIt) {
             in += "not ok " + n + " case " + n + " holds\n" + places.back() + "\n" +
                   "#   `[ \"$output\" = \"" + std::to_string(rng() % 1000) + "\" ]' failed\n";
             for (int k = 0; k < 12; ++k)
-                in += "#   output line " + std::to_string(k) + " of the run: " +
-                      std::to_string(rng()) + "\n";
+                in += "#   output line " + std::to_string(k) +
+                      " of the run: " + std::to_string(rng()) + "\n";
         }
         in += "# failed " + std::to_string(count) + " of " + std::to_string(count * 2) + "\n";
         const Response r = run(in, c);

@@ -21,6 +21,19 @@ constexpr std::size_t k_block_reach = 60;
 // `Location:` is the third line of its block).
 constexpr std::size_t k_rule_reach = 6;
 
+// How far above an error a place on a line of its own may be (gfortran: the place, a blank,
+// two lines of quoted code, then the error).
+constexpr std::size_t k_place_above_reach = 6;
+
+// A line that is only a place: `m012.f90:43:8:` (one word, a file place, a colon at the end).
+bool is_bare_place(std::string_view t) {
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+        t.remove_suffix(1);
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    return t.size() > 2 && t.back() == ':' && t.find(' ') == std::string_view::npos &&
+           t.find('\t') == std::string_view::npos && is_file_place(t);
+}
+
 // An indented error sits under the line it belongs to: a stylish linter's row under its
 // file's name, a test runner's assertion under the test's name (the nearest line above with
 // less indentation), and shellcheck's finding under its code line and `In FILE line 12:`
@@ -137,6 +150,28 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             b.location[i] = static_cast<std::int32_t>(j);
             b.location_line[j] = true;
             levels[i] = levels[j] = Level::critical;
+            break;
+        }
+    }
+    // An error whose place is above it, on a line of its own, with only the quoted code and
+    // its caret between (gfortran's `m012.f90:43:8:`, a blank, `   43 |     r = x + 'abc'`,
+    // `      |        1`, then `Error: Operands of …`): that line is its place, so errors of
+    // one wording at different places stay apart and each keeps where it is.
+    for (std::size_t i = 1; i < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i] || b.location_of(i) >= 0) continue;
+        const std::string_view error = lines(i);
+        if (names_place(error)) continue;
+        const std::size_t depth = indent_of(error);
+        for (std::size_t j = i; j-- > 0 && i - j <= k_place_above_reach;) {
+            const std::string_view t = lines(j);
+            if (is_blank(t)) continue;
+            if (indent_of(t) > depth && levels[j] != Level::critical) continue; // code, caret
+            if (indent_of(t) == depth && is_bare_place(t) && levels[j] != Level::critical) {
+                if (b.location.empty()) b.location.assign(n, -1);
+                b.location[i] = static_cast<std::int32_t>(j);
+                b.location_line[j] = true;
+                levels[j] = Level::critical;
+            }
             break;
         }
     }
