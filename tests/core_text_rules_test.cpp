@@ -270,6 +270,40 @@ TEST(TextRules, APlaceOnItsOwnLineAboveAnErrorIsItsPlace) {
     }
 }
 
+// doctest -v: a failure's place is the line above `Failed example:`, and the example and what it
+// got are below; each failure keeps its place among two hundred passing examples.
+TEST(TextRules, ADoctestFailuresPlaceAboveItStaysWithIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(61);
+    for (int round = 0; round < 6; ++round) {
+        const int examples = 150 + static_cast<int>(rng() % 150);
+        std::string in;
+        std::vector<std::string> places;
+        for (int e = 0; e < examples; ++e) {
+            const std::string call = "    triple(" + std::to_string(e) + ")\n";
+            in += "Trying:\n" + call + "Expecting:\n    " + std::to_string(3 * e) + "\n";
+            if (rng() % 10 != 0) {
+                in += "ok\n";
+                continue;
+            }
+            places.push_back("File \"/src/calc.py\", line " + std::to_string(16 + 2 * e) +
+                             ", in calc");
+            in += "**********************************************************************\n" +
+                  places.back() + "\nFailed example:\n" + call + "Expected:\n    " +
+                  std::to_string(3 * e) + "\nGot:\n    " + std::to_string(3 * e + 1) + "\n";
+        }
+        in += "1 items had failures:\n   " + std::to_string(places.size()) + " of " +
+              std::to_string(examples) + " in calc\n***Test Failed*** " +
+              std::to_string(places.size()) + " failures.\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const auto& p : places)
+            EXPECT_NE(view.find(p + "\nFailed example:\n"), std::string::npos) << p << round;
+    }
+}
+
 // When the critical lines overflow the view, errors go before warnings: a clang -Weverything
 // run with 800 located warnings and a few errors among them shows every error (and its place),
 // and the warnings share what room is left.

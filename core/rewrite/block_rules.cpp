@@ -21,17 +21,24 @@ constexpr std::size_t k_block_reach = 60;
 // `Location:` is the third line of its block).
 constexpr std::size_t k_rule_reach = 6;
 
-// How far above an error a place on a line of its own may be (gfortran: the place, a blank,
-// two lines of quoted code, then the error).
+// How far above an error its place may be (gfortran: the place, a blank, two lines of quoted
+// code, then the error).
 constexpr std::size_t k_place_above_reach = 6;
 
-// A line that is only a place: `m012.f90:43:8:` (one word, a file place, a colon at the end).
-bool is_bare_place(std::string_view t) {
-    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
-        t.remove_suffix(1);
-    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    return t.size() > 2 && t.back() == ':' && t.find(' ') == std::string_view::npos &&
-           t.find('\t') == std::string_view::npos && is_file_place(t);
+// Whether two lines open with the same two words (`==31880==    by 0x…` and `==31880==    by
+// 0x…`: a stack's frames).
+bool open_alike(std::string_view a, std::string_view b) {
+    auto words = [](std::string_view t) {
+        std::size_t i = 0, count = 0;
+        while (count < 2) {
+            while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+            if (i == t.size()) break;
+            while (i < t.size() && t[i] != ' ' && t[i] != '\t') ++i;
+            ++count;
+        }
+        return t.substr(0, i);
+    };
+    return words(a) == words(b);
 }
 
 // An indented error sits under the line it belongs to: a stylish linter's row under its
@@ -156,7 +163,9 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     // An error whose place is above it, on a line of its own, with only the quoted code and
     // its caret between (gfortran's `m012.f90:43:8:`, a blank, `   43 |     r = x + 'abc'`,
     // `      |        1`, then `Error: Operands of …`): that line is its place, so errors of
-    // one wording at different places stay apart and each keeps where it is.
+    // one wording at different places stay apart and each keeps where it is. Doctest's
+    // `File "calc.py", line 78, in calc.triple` over `Failed example:` is the same. Two lines
+    // that open alike are items of one list (a stack's frames), not a place and its error.
     for (std::size_t i = 1; i < n; ++i) {
         if (levels[i] != Level::critical || b.location_line[i] || b.location_of(i) >= 0) continue;
         const std::string_view error = lines(i);
@@ -166,7 +175,8 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             const std::string_view t = lines(j);
             if (is_blank(t)) continue;
             if (indent_of(t) > depth && levels[j] != Level::critical) continue; // code, caret
-            if (indent_of(t) == depth && is_bare_place(t) && levels[j] != Level::critical) {
+            if (indent_of(t) == depth && is_file_place(t) && levels[j] != Level::critical &&
+                !open_alike(t, error)) {
                 if (b.location.empty()) b.location.assign(n, -1);
                 b.location[i] = static_cast<std::int32_t>(j);
                 b.location_line[j] = true;
