@@ -304,6 +304,41 @@ TEST(TextRules, ADoctestFailuresPlaceAboveItStaysWithIt) {
     }
 }
 
+// perl and PHP name a message's place in words at its end, often with no error word: `"my"
+// variable $v masks earlier declaration in same scope at mod023.pl line 8.`, `… in
+// /srv/app/a.php on line 12`. Each is a finding, never folded among the passing files' lines.
+TEST(TextRules, AMessageNamingItsFileAndLineInWordsIsAFinding) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(67);
+    for (int round = 0; round < 6; ++round) {
+        const bool php = round % 2 == 1;
+        const int files = 800 + static_cast<int>(rng() % 400);
+        std::string in;
+        std::vector<std::string> findings;
+        for (int f = 0; f < files; ++f) {
+            const std::string name = "mod" + std::to_string(1000 + f);
+            if (rng() % 8 == 0) {
+                const std::string line = std::to_string(5 + rng() % 40);
+                findings.push_back(
+                    php ? "PHP Notice:  Undefined variable $v" + std::to_string(f) +
+                              " in /srv/app/" + name + ".php on line " + line
+                        : "\"my\" variable $v masks earlier declaration in same scope at " + name +
+                              ".pl line " + line + ".");
+                in += findings.back() + "\n";
+            }
+            in += php ? "No syntax errors detected in /srv/app/" + name + ".php\n"
+                      : name + ".pl syntax OK\n";
+        }
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        ASSERT_LT(view.size(), in.size()); // the passing files' lines fold
+        for (const auto& f : findings)
+            EXPECT_NE(view.find(f + "\n"), std::string::npos) << f << " round " << round;
+    }
+}
+
 // When the critical lines overflow the view, errors go before warnings: a clang -Weverything
 // run with 800 located warnings and a few errors among them shows every error (and its place),
 // and the warnings share what room is left.

@@ -275,6 +275,9 @@ Level line_level(const KeyMatcher& keys, std::string_view t) {
         level = Level::critical;
     if (level < Level::critical && (is_labelled_finding(t) || is_coded_finding(t)))
         level = Level::critical;
+    // A message that ends by naming its file and line in words is a diagnostic (perl's `…
+    // at mod018.pl line 8.`, PHP's `… on line 12`), with or without an error word.
+    if (level < Level::critical && indent_of(t) == 0 && names_file_line(t)) level = Level::critical;
     if (level == Level::critical && is_subordinate_diagnostic(t)) level = Level::notable;
     // Quoted source (bandit's excerpt of the `assert` it flags) is the program's words.
     if (level != Level::none && is_quoted_code(t)) level = Level::none;

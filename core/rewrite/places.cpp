@@ -82,6 +82,25 @@ bool names_place(std::string_view l) {
     return false;
 }
 
+bool names_file_line(std::string_view l) {
+    if (l.size() > 600) l = l.substr(0, 600);
+    for (std::size_t at = l.find("line "); at != std::string_view::npos;
+         at = l.find("line ", at + 1)) {
+        if (at < 2 || l[at - 1] != ' ' || !is_digit_at(l, at + 5)) continue;
+        // The word before `line` (or before `on line`) is the file's name.
+        std::size_t end = at - 1;
+        std::size_t begin = l.rfind(' ', end - 1);
+        begin = begin == std::string_view::npos ? 0 : begin + 1;
+        if (l.substr(begin, end - begin) == "on" && begin > 1) {
+            end = begin - 1;
+            begin = l.rfind(' ', end - 1);
+            begin = begin == std::string_view::npos ? 0 : begin + 1;
+        }
+        if (names_file_name(l.substr(begin, end - begin))) return true;
+    }
+    return false;
+}
+
 bool names_file_name(std::string_view l) {
     auto is_alnum = [](unsigned char c) {
         return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');

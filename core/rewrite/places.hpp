@@ -26,6 +26,10 @@ bool is_file_place(std::string_view line);
 /// `(main.c`): what tells a place named in words (`line 66`) from a count of lines.
 bool names_file_name(std::string_view line);
 
+/// A file's name and a line number in words, the file right before `line N`: perl's `… at
+/// mod018.pl line 8.`, PHP's `… in /srv/a.php on line 12`, Tcl's `(file "app.tcl" line 12)`.
+bool names_file_line(std::string_view line);
+
 /// A source location: NAME:12: or NAME:12:5, NAME(12,5), "line 12", or a stylish linter's row
 /// that opens with LINE:COL under its file's name (eslint, stylelint: `  12:5  error  …`).
 bool names_place(std::string_view line);
