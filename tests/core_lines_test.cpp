@@ -196,8 +196,15 @@ TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
              "X-Error-Reason: upstream timed out",
              "Tests: 3 failed, 0 skipped, 45 passed",
              "PHP Parse error:  syntax error, unexpected '}' in ./a.php on line 12",
+             // helgrind over a racy program and git rebase, run on this machine
+             "==7261== Possible data race during read of size 8 at 0x10C060 by thread #3",
+             "==7261== Thread #3: lock order \"0x10C140 before 0x10C100\" violated",
+             "WARNING: DATA RACE",
+             "CONFLICT (content): Merge conflict in f048.txt",
          })
         EXPECT_EQ(keys.level(critical), Level::critical) << critical;
+    // A conflict is a tag only in capitals, as git writes it.
+    EXPECT_NE(keys.level("merge conflict markers are explained in the manual"), Level::critical);
     // A word inside a long unbroken token (a base64 blob, a minified bundle) is part of it; the
     // same word beside the blob, after a blank, is not.
     std::string blob;

@@ -125,8 +125,15 @@ constexpr KeyWord k_builtin[] = {
     {"emerg", Level::critical, true},
     {"severe", Level::critical, true},
     {"fatl", Level::critical, true},
+    // git's `CONFLICT (content): Merge conflict in a.txt`, in capitals as a word of its own.
+    {"conflict", Level::critical, true},
     {"caused by", Level::critical},
     {"unresolved", Level::critical},
+    // Concurrency checkers' findings (helgrind's `Possible data race during read …`, `Lock
+    // order "0x… before 0x…" violated`, ThreadSanitizer's and Go's `DATA RACE`).
+    {"data race", Level::critical},
+    {"deadlock", Level::critical},
+    {"violated", Level::critical},
     {"invalid", Level::notable},
     {"expected", Level::notable},
 };
