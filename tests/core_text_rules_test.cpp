@@ -339,6 +339,43 @@ TEST(TextRules, AMessageNamingItsFileAndLineInWordsIsAFinding) {
     }
 }
 
+// mocha prints an assertion's message lines flush left between the error and its stack, so
+// the stack is not in an indented block below it: the first frame in the program (not
+// node:internal) is still the failure's place, shown with every failure, later ones included.
+TEST(TextRules, AFailuresFirstProgramFrameAfterItsMessageIsItsPlace) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(71);
+    for (int round = 0; round < 6; ++round) {
+        const int failures = 20 + static_cast<int>(rng() % 40);
+        std::string in = "\n  daysInMonth\n";
+        for (int f = 0; f < failures; ++f)
+            in += "    " + std::to_string(f + 1) + ") has 30 days in month " + std::to_string(f) +
+                  "\n";
+        for (int p = 0; p < 400; ++p)
+            in += "    \xe2\x9c\x94 passes case " + std::to_string(p) + "\n";
+        in += "\n  400 passing (25ms)\n  " + std::to_string(failures) + " failing\n\n";
+        std::vector<std::string> places;
+        for (int f = 0; f < failures; ++f) {
+            const int got = 28 + static_cast<int>(rng() % 4);
+            places.push_back("      at Context.<anonymous> (test/lib.spec.js:" +
+                             std::to_string(6 + 3 * f) + ":12)");
+            in += "  " + std::to_string(f + 1) + ") daysInMonth\n       has 30 days in month " +
+                  std::to_string(f) +
+                  ":\n\n      AssertionError [ERR_ASSERTION]: Expected values to be strictly "
+                  "equal:\n\n" +
+                  std::to_string(got) + " !== 30\n\n      + expected - actual\n\n      -" +
+                  std::to_string(got) + "\n      +30\n      \n" + places.back() +
+                  "\n      at process.processImmediate (node:internal/timers:483:21)\n\n";
+        }
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const auto& p : places)
+            EXPECT_NE(view.find(p + "\n"), std::string::npos) << p << " round " << round;
+    }
+}
+
 // When the critical lines overflow the view, errors go before warnings: a clang -Weverything
 // run with 800 located warnings and a few errors among them shows every error (and its place),
 // and the warnings share what room is left.

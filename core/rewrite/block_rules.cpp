@@ -25,6 +25,19 @@ constexpr std::size_t k_rule_reach = 6;
 // code, then the error).
 constexpr std::size_t k_place_above_reach = 6;
 
+// A stack frame in the program's own code: `at NAME (path/file.js:12:5)` or `at path/file.js:12:5`,
+// not in a runtime, a toolchain or a dependency (node's `node:internal/…`, Rust's `/rustc/…`,
+// the JDK's `java.base/…`, the system's `/usr/…`, `node_modules/`).
+bool is_program_frame(std::string_view t) {
+    std::size_t i = 0;
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+    if (t.substr(i, 3) != "at " || !is_file_place(t)) return false;
+    for (const std::string_view outside :
+         {"node:internal", "node_modules/", "/rustc/", "java.base/", " /usr/", "(/usr/"})
+        if (t.find(outside) != std::string_view::npos) return false;
+    return true;
+}
+
 // Whether two lines open with the same two words (`==31880==    by 0x…` and `==31880==    by
 // 0x…`: a stack's frames).
 bool open_alike(std::string_view a, std::string_view b) {
@@ -157,6 +170,25 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             b.location[i] = static_cast<std::int32_t>(j);
             b.location_line[j] = true;
             levels[i] = levels[j] = Level::critical;
+            break;
+        }
+    }
+    // An error whose stack follows its message, the message's lines flush left in between
+    // (mocha's `AssertionError …: Expected values to be strictly equal:`, a blank, `31 !== 30`,
+    // the diff, then `      at Context.<anonymous> (test/lib.spec.js:15:12)` at the error's
+    // depth): the stack's first frame in the program, before the next error, is its place.
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i] || b.location_of(i) >= 0) continue;
+        if (names_place(lines(i))) continue;
+        const std::size_t depth = indent_of(lines(i));
+        for (std::size_t j = i + 1; j < n && j - i <= k_block_reach; ++j) {
+            const std::string_view t = lines(j);
+            if (levels[j] == Level::critical && !is_file_place(t)) break; // the next error
+            if (!is_program_frame(t) || indent_of(t) < depth) continue;
+            if (b.location.empty()) b.location.assign(n, -1);
+            b.location[i] = static_cast<std::int32_t>(j);
+            b.location_line[j] = true;
+            levels[j] = Level::critical;
             break;
         }
     }
