@@ -692,6 +692,8 @@ fi
 
 # Issue 25's cases: TAP, memory errors in passing runs, checker lists, located findings, a big log.
 source "$here/signal_cases.sh"
+# Tools the corpus had not seen: gfortran, clang -Weverything, doctest -v, perl -c, helgrind, git rebase.
+source "$here/unseen_cases.sh"
 
 echo "done: $(ls "$out"/*.out | wc -l) cases"
 

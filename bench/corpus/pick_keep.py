@@ -35,7 +35,25 @@ cap: a case with 800 errors has 800 must-keep lines. A line must stay visible wh
      (markdownlint), `path:12:  …  [whitespace/comma] [4]` (cpplint), or a line naming a rule in
      brackets with its place in the block below it (bandit's `>> Issue: [B101:assert_used] …`
      over `   Location: path:12`, both kept);
-  9. the last non-empty line.
+  9. a place alone on its line, `FILE:L:C:` (a file with an extension), whose error follows
+     within 5 lines at the same depth, with only blank lines and deeper-indented code and caret
+     lines between (gfortran's `m000.f90:42:23:` over `   42 | x = …`, `      |  1` and
+     `Error: Symbol …`): the error line alone does not say where;
+ 10. a doctest failure: `File "calc.py", line 16, in calc` directly over `Failed example:`, both
+     kept, with the example below them and the value below `Got:`; and the exception line of a
+     traceback indented under `Exception raised:` (the first line back at the traceback's depth);
+ 11. a message that ends by naming its file and line in words: `… at mod018.pl line 8.` (perl,
+     also before `, near "…"`), `… in /x/index.php on line 12` (PHP); a message, not a place
+     alone (Test::More's `#   at t/01-title.t line 38.` is the place of the failure above it);
+ 12. a merge conflict, `CONFLICT (content): Merge conflict in f000.txt` (git);
+ 13. a concurrency checker's finding, a line naming a `data race` or a `deadlock` or ending
+     `violated` (helgrind's `Possible data race during read of size 8 …`, `Thread #3: lock order
+     "…" violated`, ThreadSanitizer's `WARNING: ThreadSanitizer: data race`), and, as in 6, the
+     first frame below it that names a source file (`by 0x109218: worker (race.c:10)`), past
+     blank lines and subtitles (`Observed (incorrect) order is: …`), up to the next separator;
+ 14. a compiler's count of its errors: `14 warnings and 1 error generated.`, `2 errors
+     generated.` (clang);
+ 15. the last non-empty line.
 Error words inside flags, paths and identifiers (`-Werror`, `-Wno-error=x`, `errors.h`,
 `src/error/`, `on_error`, `error_code`, `.error()`) do not count: each word must stand alone.
 
@@ -115,6 +133,7 @@ SUMMARY = re.compile(
             r"^OK\b",
             r"^(?:added|removed|changed|up to date)\b.* in \d",
             r"^\[\s*\d+%\] Built target\b",
+            r"^\d+ (?:warnings? and \d+ )?errors? generated\.",  # clang
         ]
     )
 )
@@ -133,6 +152,8 @@ ERROR_TAG = re.compile(r"(?<![\w])(?:ERR|ERRO|CRIT|CRITICAL|EMERG|SEVERE|FATL)(?
 MEMORY_FINDING = re.compile(
     r"\bInvalid (?:read|write|free)\b|\buninitialised value|\bdefinitely lost in loss record\b"
     r"|\bERROR: \w*Sanitizer\b|\bMismatched free\b|\bConditional jump or move depends\b")
+# A concurrency checker's finding (helgrind, DRD, ThreadSanitizer), whose stack follows it.
+CONCURRENCY_FINDING = re.compile(r"\bdata race\b|\bdeadlock\b|\bviolated$")
 CHECKER_PREFIX = re.compile(r"^(?:==|--|\*\*)\d+(?:==|--|\*\*) ?")
 # A path with a slash and a file extension, as a word of its own.
 PATH = re.compile(r"(?:^|\s)[\[(]?[\w.@~+-]*/[\w./@~+-]*\.[A-Za-z]\w{0,7}[\])]?(?=[\s:,;.]|$)")
@@ -153,12 +174,24 @@ LABELLED = re.compile(
 # The place a block of findings is about, on the line they sit under (shellcheck's
 # `In FILE line 12:`, a stylish linter's file name is not one: its rows carry LINE:COL).
 HEADER_PLACE = re.compile(r"\S*[./]\S* line \d+")
+# A place alone on its line, its message below (gfortran): `m000.f90:42:23:`.
+PLACE_ONLY = re.compile(r"^(?:[\w.@~+-]*/)*[\w.@~+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?:$")
+# A message ending by naming its file and line in words: perl's `… at mod018.pl line 8.` (or
+# `…, near "…"` after it), PHP's `… in /x/index.php on line 12`; not a place with no message
+# before it (Test::More's `#   at t/01-title.t line 38.` under its `#   Failed test`).
+FILE_LINE_IN_WORDS = re.compile(
+    r"\w.*?\s(?:at (?:\S*/)?[\w.@~+-]*\w\.[A-Za-z]\w*|in (?:\S*/)?[\w.@~+-]*\w\.[A-Za-z]\w* on)"
+    r" line \d+(?:\.?$|, near \"|,? <\w+> (?:line|chunk) \d+\.$)")
+CONFLICT = re.compile(r"^CONFLICT \([\w/ -]+\): ")
+DOCTEST_PLACE = re.compile(r'^File "[^"]+", line \d+, in \S+$')
 
 
 def keep_line(line, parent=""):
     if VERDICT.search(line) or SUMMARY.search(line) or EXIT.search(line) or LABELLED.search(line):
         return True
     if TAP_FAILURE.search(line) or ERROR_TAG.search(line) or CODED.search(line):
+        return True
+    if FILE_LINE_IN_WORDS.search(line) or CONFLICT.search(line) or CONCURRENCY_FINDING.search(line):
         return True
     if CHECKER_VERDICT.search(line) or (WARN.search(line) and PATH.search(line)):
         return True
@@ -184,6 +217,32 @@ def first_place_below(raw, i, reach, subtitle):
         if indent(raw[j]) > depth and LOCATION.search(body):
             return j
     return None
+
+
+def first_frame_below(raw, i, reach):
+    """The index of the first deeper-indented line naming a source place below a concurrency
+    finding raw[i], past blank lines and subtitles, before the next separator or finding."""
+    depth = indent(raw[i])
+    for j in range(i + 1, min(len(raw), i + 1 + reach)):
+        body = CHECKER_PREFIX.sub("", raw[j], count=1).strip()
+        if re.match(r"^[-=*]{8,}$", body) or CONCURRENCY_FINDING.search(body):
+            return None
+        if body and indent(raw[j]) > depth and LOCATION.search(body):
+            return j
+    return None
+
+
+def place_over_error(raw, lines, i):
+    """Whether raw[i] is a place alone on its line whose error follows within 5 lines at its
+    depth, with only blank lines and deeper-indented lines (code, carets) between."""
+    if not PLACE_ONLY.search(lines[i]):
+        return False
+    depth = indent(raw[i])
+    for j in range(i + 1, min(len(raw), i + 6)):
+        if not lines[j] or indent(raw[j]) > depth:
+            continue
+        return indent(raw[j]) == depth and bool(VERDICT.search(lines[j]))
+    return False
 
 
 def json_keeps(text):
@@ -241,6 +300,10 @@ def pick(data):
                 if not memory:
                     keep.append(line)
                 keep.append(lines[j])
+        if CONCURRENCY_FINDING.search(body.strip()):
+            j = first_frame_below(raw, at, 30)
+            if j is not None and len(lines[j]) <= MAX_LINE:
+                keep.append(lines[j])
         parent = ""
         if not line:
             paragraph = ""
@@ -255,14 +318,24 @@ def pick(data):
             continue
         if line.startswith("Traceback (most recent call last):"):
             in_trace = True
+            trace_depth = indent(r)
             continue
         if in_trace:
-            # Frames and their code are indented; the exception is the first line that is not.
-            if not r or r.startswith((" ", "\t")) or r.startswith("[Previous line repeated"):
+            # Frames and their code are indented; the exception is the first line that is not
+            # (deeper than the `Traceback` line: doctest indents the whole traceback).
+            if not r or indent(r) > trace_depth or line.startswith("[Previous line repeated"):
                 continue
             in_trace = False
+            if indent(r) == trace_depth:
+                keep.append(line)
+                continue
+        # A doctest failure: its place, the example, and the value it gave.
+        if DOCTEST_PLACE.search(line) and at + 2 < len(lines) and lines[at + 1] == "Failed example:":
+            keep.extend([line, lines[at + 1], lines[at + 2]])
+        if line == "Got:" and at + 1 < len(lines) and lines[at + 1] and indent(raw[at + 1]) > indent(r):
+            keep.append(lines[at + 1])
+        if place_over_error(raw, lines, at):
             keep.append(line)
-            continue
         if keep_line(line, parent) or (body != line and keep_line(body.strip(), parent)):
             keep.append(line)
             kept_above = True
