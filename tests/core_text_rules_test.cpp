@@ -271,7 +271,8 @@ TEST(TextRules, APlaceOnItsOwnLineAboveAnErrorIsItsPlace) {
 }
 
 // doctest -v: a failure's place is the line above `Failed example:`, and the example and what it
-// got are below; each failure keeps its place among two hundred passing examples.
+// got are below; each failure keeps its place and its `Got:` value among two hundred passing
+// examples.
 TEST(TextRules, ADoctestFailuresPlaceAboveItStaysWithIt) {
     TempDir dir;
     const Config c = test::test_config(dir.path);
@@ -279,7 +280,7 @@ TEST(TextRules, ADoctestFailuresPlaceAboveItStaysWithIt) {
     for (int round = 0; round < 6; ++round) {
         const int examples = 150 + static_cast<int>(rng() % 150);
         std::string in;
-        std::vector<std::string> places;
+        std::vector<std::string> places, got;
         for (int e = 0; e < examples; ++e) {
             const std::string call = "    triple(" + std::to_string(e) + ")\n";
             in += "Trying:\n" + call + "Expecting:\n    " + std::to_string(3 * e) + "\n";
@@ -292,6 +293,7 @@ TEST(TextRules, ADoctestFailuresPlaceAboveItStaysWithIt) {
             in += "**********************************************************************\n" +
                   places.back() + "\nFailed example:\n" + call + "Expected:\n    " +
                   std::to_string(3 * e) + "\nGot:\n    " + std::to_string(3 * e + 1) + "\n";
+            got.push_back("Got:\n    " + std::to_string(3 * e + 1) + "\n");
         }
         in += "1 items had failures:\n   " + std::to_string(places.size()) + " of " +
               std::to_string(examples) + " in calc\n***Test Failed*** " +
@@ -301,6 +303,8 @@ TEST(TextRules, ADoctestFailuresPlaceAboveItStaysWithIt) {
         const std::string_view view = view_of(r, in);
         for (const auto& p : places)
             EXPECT_NE(view.find(p + "\nFailed example:\n"), std::string::npos) << p << round;
+        // And what each one got, under its label.
+        for (const auto& g : got) EXPECT_NE(view.find(g), std::string::npos) << g << round;
     }
 }
 

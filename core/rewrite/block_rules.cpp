@@ -38,6 +38,20 @@ bool is_program_frame(std::string_view t) {
     return true;
 }
 
+// How far below a failure the labels of its values may be (doctest: the example, `Expected:`,
+// the value, `Got:`).
+constexpr std::size_t k_value_reach = 12;
+
+// A line that only labels the value below it: `Expected:`, `Got:`, `Actual:`, `Received:`.
+bool is_value_label(std::string_view t) {
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+        t.remove_suffix(1);
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    for (const std::string_view label : {"Expected:", "Got:", "Actual:", "Received:", "But was:"})
+        if (t == label) return true;
+    return false;
+}
+
 // Whether two lines open with the same two words (`==31880==    by 0x…` and `==31880==    by
 // 0x…`: a stack's frames).
 bool open_alike(std::string_view a, std::string_view b) {
@@ -226,6 +240,27 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             levels[i + 1] != Level::critical && announces_message(lines(i)) &&
             is_announced_message(indent_of(lines(i)), lines(i + 1)))
             levels[i + 1] = Level::critical;
+    // A failure's values, each under a label of its own (doctest's `Expected:` and `Got:` over
+    // `    156` and `    157`, a runner's `Received:`): the value goes with its label as a
+    // place goes with its error, so later failures keep what they got, and two failures with
+    // different values are not one.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i]) continue;
+        for (std::size_t j = i + 1; j + 1 < n && j - i <= k_value_reach; ++j) {
+            if (levels[j] == Level::critical && !b.location_line[j]) break; // the next error
+            if (!is_value_label(lines(j))) continue;
+            std::size_t v = j + 1;
+            while (v < n && v - j <= 2 && is_blank(lines(v))) ++v;
+            if (v >= n || is_blank(lines(v)) || levels[v] == Level::critical ||
+                indent_of(lines(v)) < indent_of(lines(j)))
+                continue;
+            if (b.location.empty()) b.location.assign(n, -1);
+            b.location[j] = static_cast<std::int32_t>(v);
+            b.location_line[v] = true;
+            levels[j] = levels[v] = Level::critical;
+            j = v;
+        }
+    }
     find_parents(lines, levels, b);
     return b;
 }
