@@ -52,6 +52,14 @@ bool is_value_label(std::string_view t) {
     return false;
 }
 
+// Line `place` is line `line`'s place: shown with it, and part of what makes it one error.
+void link_place(Blocks& b, std::vector<Level>& levels, std::size_t line, std::size_t place) {
+    if (b.location.empty()) b.location.assign(levels.size(), -1);
+    b.location[line] = static_cast<std::int32_t>(place);
+    b.location_line[place] = true;
+    levels[line] = levels[place] = Level::critical;
+}
+
 // Whether two lines open with the same two words (`==31880==    by 0x…` and `==31880==    by
 // 0x…`: a stack's frames).
 bool open_alike(std::string_view a, std::string_view b) {
@@ -180,10 +188,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             // `#   at t/02-title.t line 38.`).
             const bool named_below = subtitle && names_place(t) && names_file_name(t);
             if (!named_below && (!is_file_place(t) || indent_of(t) <= depth)) continue;
-            if (b.location.empty()) b.location.assign(n, -1);
-            b.location[i] = static_cast<std::int32_t>(j);
-            b.location_line[j] = true;
-            levels[i] = levels[j] = Level::critical;
+            link_place(b, levels, i, j);
             break;
         }
     }
@@ -199,10 +204,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             const std::string_view t = lines(j);
             if (levels[j] == Level::critical && !is_file_place(t)) break; // the next error
             if (!is_program_frame(t) || indent_of(t) < depth) continue;
-            if (b.location.empty()) b.location.assign(n, -1);
-            b.location[i] = static_cast<std::int32_t>(j);
-            b.location_line[j] = true;
-            levels[j] = Level::critical;
+            link_place(b, levels, i, j);
             break;
         }
     }
@@ -223,10 +225,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             if (indent_of(t) > depth && levels[j] != Level::critical) continue; // code, caret
             if (indent_of(t) == depth && is_file_place(t) && levels[j] != Level::critical &&
                 !open_alike(t, error)) {
-                if (b.location.empty()) b.location.assign(n, -1);
-                b.location[i] = static_cast<std::int32_t>(j);
-                b.location_line[j] = true;
-                levels[j] = Level::critical;
+                link_place(b, levels, i, j);
             }
             break;
         }
@@ -254,10 +253,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             if (v >= n || is_blank(lines(v)) || levels[v] == Level::critical ||
                 indent_of(lines(v)) < indent_of(lines(j)))
                 continue;
-            if (b.location.empty()) b.location.assign(n, -1);
-            b.location[j] = static_cast<std::int32_t>(v);
-            b.location_line[v] = true;
-            levels[j] = levels[v] = Level::critical;
+            link_place(b, levels, j, v);
             j = v;
         }
     }

@@ -504,13 +504,13 @@ private:
             // an error's place: a clang -Weverything run hid 3 of its 10 errors among 800
             // warnings before.
             std::vector<std::size_t> errors, findings;
-            std::vector<bool> error_place(m_n, false);
+            std::vector<bool> error(m_n, false); // an error report, or an error's place
             for (std::size_t i : critical)
-                if (is_error_report(m_keys, text(i)) && location_of(i) >= 0)
-                    error_place[static_cast<std::size_t>(location_of(i))] = true;
-            for (std::size_t i : critical)
-                (is_error_report(m_keys, text(i)) || error_place[i] ? errors : findings)
-                    .push_back(i);
+                if (is_error_report(m_keys, text(i))) {
+                    error[i] = true;
+                    if (location_of(i) >= 0) error[static_cast<std::size_t>(location_of(i))] = true;
+                }
+            for (std::size_t i : critical) (error[i] ? errors : findings).push_back(i);
             const std::uint64_t shown = show_spread(errors, room, true);
             show_spread(findings, room > shown ? room - shown : 0, errors.empty());
             show_cheap_gaps(context);
