@@ -118,6 +118,29 @@ std::uint64_t error_kind_of(std::string_view l) {
     return skipped ? shape_signature(words) : shape_signature(l.substr(0, end));
 }
 
+// A line's words: its tokens holding a letter or a digit, in order, the rest (a gutter's `|`, a
+// caret run, the padding) left out. rustc's `  |   ---   ^^^^ expected `u32`, found `&str`` reads
+// the same under every error whatever the width of its column and carets.
+std::uint64_t words_of(std::string_view l) {
+    std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a over the kept tokens, a space after each
+    std::size_t at = 0;
+    while (at < l.size()) {
+        while (at < l.size() && (l[at] == ' ' || l[at] == '\t' || l[at] == '\n')) ++at;
+        const std::size_t b = at;
+        bool alnum = false;
+        while (at < l.size() && l[at] != ' ' && l[at] != '\t' && l[at] != '\n') {
+            const char c = l[at++];
+            alnum |= (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+        }
+        if (!alnum) continue;
+        for (std::size_t k = b; k <= at; ++k) {
+            h ^= k < at ? static_cast<unsigned char>(l[k]) : ' ';
+            h *= 0x100000001b3ULL;
+        }
+    }
+    return h;
+}
+
 // What makes an error the same error again: its own text with the lines it sits under and its
 // place below (views into the input, so 200,000 errors cost no copies).
 struct ErrorKey {
@@ -227,6 +250,8 @@ private:
     // The context under a later error: it repeats what the first few of its kind showed, so
     // the head and tail filling stops there rather than show it anyway.
     std::vector<bool> m_repeated;
+    // A notable line in that context whose words a notable line under the first few said.
+    std::vector<bool> m_said_above;
     std::uint64_t m_critical_room = 0; // bytes of critical lines shown at most
     bool m_use_folds = true;           // folds become markers; off, their lines are plain gaps
     bool m_used_ansi = false;
@@ -552,7 +577,8 @@ private:
         }
         for (std::size_t i : m_notable_lines) {
             if (spent >= budget) break;
-            if (m_state[i] == State::dropped && spent + shown_size(i) <= budget) spent += keep(i);
+            if (m_state[i] == State::dropped && !m_said_above[i] && spent + shown_size(i) <= budget)
+                spent += keep(i);
         }
 
         // C2. The odd lines out of a uniform listing.
@@ -585,12 +611,26 @@ private:
     void mark_later_errors() {
         m_later.assign(m_n, false);
         m_repeated.assign(m_n, false);
+        m_said_above.assign(m_n, false);
         std::unordered_map<std::uint64_t, std::uint32_t> seen;
+        std::unordered_set<std::uint64_t> first_words; // notable lines under the first few
         for (std::size_t i : m_critical_lines) {
             if (m_blocks.location_line[i]) continue;
-            if (++seen[error_kind_of(text(i))] <= k_context_per_kind) continue;
+            const std::size_t end = context_end(i);
+            if (++seen[error_kind_of(text(i))] <= k_context_per_kind) {
+                for (std::size_t j = i + 1; j < end; ++j)
+                    if (m_level[j] == Level::notable) first_words.insert(words_of(text(j)));
+                continue;
+            }
             m_later[i] = true;
-            for (std::size_t j = i + 1, end = context_end(i); j < end; ++j) m_repeated[j] = true;
+            for (std::size_t j = i + 1; j < end; ++j) {
+                m_repeated[j] = true;
+                // rustc's "expected `u32`, found `&str`" under the 700th error of a kind says
+                // what it said under the first: not shown for its own sake again. One in other
+                // words (another type) still is.
+                m_said_above[j] =
+                    m_level[j] == Level::notable && first_words.count(words_of(text(j)));
+            }
         }
     }
 
