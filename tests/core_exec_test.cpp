@@ -543,6 +543,32 @@ TEST(StreamPlanner, AnAnnouncedMessageIsShownWithItsError) {
     EXPECT_EQ(v.key_lines_elided, 0u);
 }
 
+// And its detail rule: psql's `DETAIL:` under an `ERROR:` is critical, shown with its error even
+// where no context is shown; a log's `INFO:` lines after an error are no details of it.
+TEST(StreamPlanner, AnErrorsDetailsAreShownWithIt) {
+    std::mt19937 rng(29);
+    std::string input;
+    std::vector<std::string> details;
+    const std::size_t lines = 400000;
+    for (std::size_t i = 0; i < lines; ++i) {
+        if (i % (lines / 12) == lines / 24) {
+            details.push_back("DETAIL:  Key (id)=(" + std::to_string(i) + ") already exists.");
+            input += "psql:load.sql:" + std::to_string(i) +
+                     ": ERROR:  duplicate key value violates unique constraint \"orders_pkey\"\n" +
+                     details.back() + "\nINFO:  after " + std::to_string(i) + "\n";
+        } else {
+            input += "INSERT 0 1\n";
+        }
+    }
+    TextOptions options = text_options(Mode::normal, 16384);
+    options.context_before = options.context_after = 0;
+    const StreamView v = plan_only(input, options, rng);
+    ASSERT_EQ(details.size(), 12u);
+    for (const auto& d : details) EXPECT_EQ(occurrences(v.view, d + "\n"), 1u) << d;
+    EXPECT_EQ(occurrences(v.view, "INFO:  after "), 0u) << v.view;
+    EXPECT_EQ(v.key_lines_elided, 0u);
+}
+
 // Far more critical lines than fit: as many as fit, spread evenly over the whole output (the
 // first and the last among them), no other line shown but the last one, and one closing line
 // counting the rest.

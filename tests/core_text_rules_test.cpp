@@ -472,6 +472,52 @@ TEST(TextRules, APlaceNamedInWordsBelowAFailureStaysWithIt) {
     }
 }
 
+// psql goes on after a failed statement and exits 0; each error's `DETAIL:` (and `HINT:`) below
+// it, flush with it under a label in capitals, says which row or key: later errors of a kind
+// keep theirs too (9 of 41 were hidden before), and an indented or unlabelled line does not.
+TEST(TextRules, AnErrorsDetailsUnderCapitalLabelsStayWithIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(47);
+    for (int round = 0; round < 6; ++round) {
+        std::string in;
+        std::vector<std::string> details;
+        int line = 1;
+        const int count = 20 + static_cast<int>(rng() % 40);
+        for (int e = 0; e < count; ++e) {
+            for (int k = static_cast<int>(10 + rng() % 60); k > 0; --k, ++line)
+                in += "INSERT 0 1\n";
+            const std::string at = "psql:load.sql:" + std::to_string(line++) + ": ERROR:  ";
+            const int id = 100 + e * 7 + static_cast<int>(rng() % 5);
+            if (e % 2 == 0) {
+                in += at + "duplicate key value violates unique constraint \"orders_pkey\"\n";
+                details.push_back("DETAIL:  Key (id)=(" + std::to_string(id) + ") already exists.");
+            } else {
+                in += at + "insert or update on table \"items\" violates foreign key constraint\n";
+                details.push_back("DETAIL:  Key (order_id)=(" + std::to_string(id) +
+                                  ") is not present in table \"orders\".");
+            }
+            in += details.back() + "\n";
+            if (e % 5 == 0) {
+                details.push_back("HINT:  Row " + std::to_string(id) + " was loaded twice.");
+                in += details.back() + "\n";
+            }
+            in += "  CONTEXT " + std::to_string(id) + ": indented, not a detail\n";
+        }
+        Request req;
+        req.output = in;
+        req.exit_code = 0;
+        const Response r = compress(req, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        std::size_t shown = 0;
+        for (const auto& d : details) shown += view.find("\n" + d + "\n") != std::string::npos;
+        EXPECT_EQ(shown, details.size()) << round;
+        EXPECT_LT(count_of(view, ": indented, not a detail"), static_cast<std::size_t>(count))
+            << round;
+    }
+}
+
 // A line that ends with a colon announces its message below it: Rust prints every panic as
 // `thread 'NAME' panicked at PLACE:` over the message, which names no error word of its own
 // (`index out of bounds: …`). Each message is shown with its panic, however many there are.

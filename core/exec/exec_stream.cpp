@@ -194,6 +194,14 @@ void StreamPlanner::take(std::string_view raw_head,
         line.critical = true;
         line.notable = false;
     }
+    // So are the details under it (block_rules: `DETAIL:  Key (id)=(5) already exists.`).
+    const bool detail = m_details_left > 0 && is_error_detail(m_error_depth, text);
+    if (detail && !line.critical) {
+        line.critical = true;
+        line.notable = false;
+    }
+    m_details_left = detail ? m_details_left - 1 : line.critical ? k_error_detail_lines : 0;
+    if (line.critical && !detail) m_error_depth = indent_of(text);
     m_announced = line.critical && announces_message(text);
     if (m_announced) m_announced_depth = indent_of(text);
     if (line.critical) {

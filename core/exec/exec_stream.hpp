@@ -166,6 +166,8 @@ private:
     Level m_prev_level = Level::none;  ///< classifier
     bool m_announced = false;          ///< the last line was an error that ends with a colon
     std::size_t m_announced_depth = 0; ///< and its indentation
+    std::size_t m_details_left = 0;    ///< details an error above may still have below it
+    std::size_t m_error_depth = 0;     ///< that error's indentation
 
     void take(std::string_view raw_head,
               std::string_view raw_tail,

@@ -139,6 +139,29 @@ bool announces_message(std::string_view line) {
     return !line.empty() && line.back() == ':';
 }
 
+bool is_error_detail(std::size_t depth, std::string_view line) {
+    if (indent_of(line) != depth) return false;
+    const std::string_view t = line.substr(depth);
+    std::size_t i = 0;
+    while (i < t.size() && t[i] >= 'A' && t[i] <= 'Z') ++i;
+    if (i < 3) return false;
+    const std::string_view label = t.substr(0, i);
+    if (i + 1 < t.size() && t[i] == ' ' && t[i + 1] >= '0' && t[i + 1] <= '9') { // `LINE 1:`
+        ++i;
+        while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    }
+    if (i + 2 >= t.size() || t[i] != ':' || (t[i + 1] != ' ' && t[i + 1] != '\t') ||
+        is_blank(t.substr(i + 1)))
+        return false;
+    // A level or a verdict opens a record of its own (a log's `INFO:` lines after its `ERROR:`,
+    // automake's `PASS:` lines after a `FAIL:`), not a detail of the one above.
+    for (const std::string_view own :
+         {"TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "WARNING", "ERROR", "FATAL", "PANIC", "PASS",
+          "FAIL", "SKIP", "XFAIL", "XPASS", "SUCCESS", "DONE", "OK"})
+        if (label == own) return false;
+    return true;
+}
+
 bool is_announced_message(std::size_t depth, std::string_view next) {
     return !is_blank(next) && indent_of(next) <= depth && !is_file_place(next) &&
            !is_section_header(next);
@@ -239,6 +262,18 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             levels[i + 1] != Level::critical && announces_message(lines(i)) &&
             is_announced_message(indent_of(lines(i)), lines(i + 1)))
             levels[i + 1] = Level::critical;
+    // An error's details on the lines right below it, flush with it, each under a label in
+    // capitals (psql's `ERROR:  duplicate key …` over `DETAIL:  Key (id)=(654) already
+    // exists.` and `HINT:  …`): the error's own words, which tell its copies apart, so later
+    // errors of its kind keep them too.
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i]) continue;
+        const std::size_t depth = indent_of(lines(i));
+        std::size_t j = i + 1;
+        for (; j < n && j - i <= k_error_detail_lines && is_error_detail(depth, lines(j)); ++j)
+            levels[j] = Level::critical;
+        i = j - 1; // a detail is no error of its own: each line is looked at once
+    }
     // A failure's values, each under a label of its own (doctest's `Expected:` and `Got:` over
     // `    156` and `    157`, a runner's `Received:`): the value goes with its label as a
     // place goes with its error, so later failures keep what they got, and two failures with

@@ -45,6 +45,14 @@ bool announces_message(std::string_view line);
 /// (core/exec/exec_stream.cpp) applies it line by line too.
 bool is_announced_message(std::size_t depth, std::string_view next);
 
+/// Whether `line`, below an error at indentation `depth` (or below another of its details), is
+/// a detail of it: flush with it, under a label in capitals that is no level or verdict of its
+/// own (psql's `DETAIL:  Key (id)=(5) already exists.`, `HINT:  …`, `LINE 1: …`). The streaming
+/// planner applies it line by line too.
+bool is_error_detail(std::size_t depth, std::string_view line);
+/// How many lines of details an error may have below it (psql: `DETAIL:`, `HINT:`, `CONTEXT:`).
+inline constexpr std::size_t k_error_detail_lines = 4;
+
 /// Applies the rules to `levels` (one per line, from line_level) and returns the blocks.
 Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels);
 
