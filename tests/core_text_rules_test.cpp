@@ -518,6 +518,44 @@ TEST(TextRules, AnErrorsDetailsUnderCapitalLabelsStayWithIt) {
     }
 }
 
+// UBSan names each error's place itself (`ub2.c:8:27: runtime error: …`); the top frame right
+// under it names the function (`#0 0x… in op5 /src/ub2.c:8`): shown with every error, later
+// ones of a kind included (56 of 75 were hidden before); the frames below it are not.
+TEST(TextRules, ALocatedErrorsTopFrameStaysWithIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(53);
+    const std::vector<std::string> kinds = {
+        "left shift of 715827882 by 30 places cannot be represented in type 'int'",
+        "signed integer overflow: 715827882 + 2147483646 cannot be represented in type 'int'",
+        "division by zero"};
+    for (int round = 0; round < 6; ++round) {
+        const int count = 20 + static_cast<int>(rng() % 60);
+        std::string in = "round 0 starting\n";
+        std::vector<std::string> tops;
+        for (int e = 0; e < count; ++e) {
+            const std::string line = std::to_string(4 + e);
+            const std::string fn = "op" + std::to_string(e);
+            in += "ub2.c:" + line + ":27: runtime error: " + kinds[rng() % kinds.size()] + "\n";
+            tops.push_back("    #0 0x55d441fe" + std::to_string(5000 + e * 13) + " in " + fn +
+                           " /src/ub2.c:" + line);
+            in += tops.back() +
+                  "\n    #1 0x55d441fe6fe7 in main /src/ub2.c:" + std::to_string(66 + e) +
+                  "\n    #2 0x7f1ff6245249 in __libc_start_call_main "
+                  "../sysdeps/nptl/libc_start_call_main.h:58\n\n";
+        }
+        in += "Segmentation fault\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        std::size_t shown = 0;
+        for (const auto& t : tops) shown += view.find("\n" + t + "\n") != std::string::npos;
+        EXPECT_EQ(shown, tops.size()) << round;
+        EXPECT_LT(count_of(view, "__libc_start_call_main"), static_cast<std::size_t>(count) / 2)
+            << round;
+    }
+}
+
 // A line that ends with a colon announces its message below it: Rust prints every panic as
 // `thread 'NAME' panicked at PLACE:` over the message, which names no error word of its own
 // (`index out of bounds: …`). Each message is shown with its panic, however many there are.

@@ -38,6 +38,15 @@ bool is_program_frame(std::string_view t) {
     return true;
 }
 
+// The top frame of a stack, in a file: a sanitizer's `#0 0x… in FUNC path/file.c:8`, a
+// runtime's `at FUNC (path/file.js:3:9)`.
+bool is_top_frame(std::string_view t) {
+    std::size_t i = 0;
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+    const std::string_view rest = t.substr(i);
+    return (rest.starts_with("#0 ") || rest.starts_with("at ")) && is_file_place(t);
+}
+
 // How far below a failure the labels of its values may be (doctest: the example, `Expected:`,
 // the value, `Got:`).
 constexpr std::size_t k_value_reach = 12;
@@ -196,7 +205,15 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     for (std::size_t i = 0; i + 1 < n; ++i) {
         const bool error = levels[i] == Level::critical;
         if (!error && !names_rule(lines(i))) continue;
-        if (names_place(lines(i))) continue;
+        if (names_place(lines(i))) {
+            // An error that names its place has no other below it, but the top frame of the
+            // stack right under it names the function it happened in (UBSan's `ub2.c:8:27:
+            // runtime error: …` over `    #0 0x… in op5 /src/ub2.c:8`): shown with it.
+            if (error && is_top_frame(lines(i + 1)) &&
+                indent_of(lines(i + 1)) > indent_of(lines(i)))
+                link_place(b, levels, i, i + 1);
+            continue;
+        }
         const std::size_t depth = indent_of(lines(i));
         const std::size_t reach = error ? k_block_reach : k_rule_reach;
         for (std::size_t j = i + 1; j < n && j - i <= reach; ++j) {
