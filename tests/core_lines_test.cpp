@@ -201,10 +201,17 @@ TEST(Classify, KeyWordsInsideFlagsPathsAndNamesDoNotCount) {
              "==7261== Thread #3: lock order \"0x10C140 before 0x10C100\" violated",
              "WARNING: DATA RACE",
              "CONFLICT (content): Merge conflict in f048.txt",
+             // git status after it: paths still unmerged
+             "\tboth modified:   f006.txt",
+             "\tdeleted by us:   src/old.c",
+             "\tadded by them:   src/new.c",
          })
         EXPECT_EQ(keys.level(critical), Level::critical) << critical;
     // A conflict is a tag only in capitals, as git writes it.
     EXPECT_NE(keys.level("merge conflict markers are explained in the manual"), Level::critical);
+    // A change staged or not is no conflict.
+    EXPECT_NE(keys.level("\tmodified:   f007.txt"), Level::critical);
+    EXPECT_NE(keys.level("\tdeleted:    f008.txt"), Level::critical);
     // A word inside a long unbroken token (a base64 blob, a minified bundle) is part of it; the
     // same word beside the blob, after a blank, is not.
     std::string blob;

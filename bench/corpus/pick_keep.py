@@ -45,7 +45,8 @@ cap: a case with 800 errors has 800 must-keep lines. A line must stay visible wh
  11. a message that ends by naming its file and line in words: `… at mod018.pl line 8.` (perl,
      also before `, near "…"`), `… in /x/index.php on line 12` (PHP); a message, not a place
      alone (Test::More's `#   at t/01-title.t line 38.` is the place of the failure above it);
- 12. a merge conflict, `CONFLICT (content): Merge conflict in f000.txt` (git);
+ 12. a merge conflict, `CONFLICT (content): Merge conflict in f000.txt` (git), and a path
+     still unmerged in git status (`both modified:   f006.txt`, `deleted by us:   f.txt`);
  13. a concurrency checker's finding, a line naming a `data race` or a `deadlock` or ending
      `violated` (helgrind's `Possible data race during read of size 8 …`, `Thread #3: lock order
      "…" violated`, ThreadSanitizer's `WARNING: ThreadSanitizer: data race`), and, as in 6, the
@@ -182,7 +183,8 @@ PLACE_ONLY = re.compile(r"^(?:[\w.@~+-]*/)*[\w.@~+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)
 FILE_LINE_IN_WORDS = re.compile(
     r"\w.*?\s(?:at (?:\S*/)?[\w.@~+-]*\w\.[A-Za-z]\w*|in (?:\S*/)?[\w.@~+-]*\w\.[A-Za-z]\w* on)"
     r" line \d+(?:\.?$|, near \"|,? <\w+> (?:line|chunk) \d+\.$)")
-CONFLICT = re.compile(r"^CONFLICT \([\w/ -]+\): ")
+CONFLICT = re.compile(r"^CONFLICT \([\w/ -]+\): |^(?:both (?:modified|added|deleted)|"
+                      r"(?:deleted|added) by (?:us|them)):\s+\S")
 DOCTEST_PLACE = re.compile(r'^File "[^"]+", line \d+, in \S+$')
 
 

@@ -127,6 +127,14 @@ constexpr KeyWord k_builtin[] = {
     {"fatl", Level::critical, true},
     // git's `CONFLICT (content): Merge conflict in a.txt`, in capitals as a word of its own.
     {"conflict", Level::critical, true},
+    // git status's unmerged paths, each a file whose conflict is still to resolve.
+    {"both modified:", Level::critical},
+    {"both added:", Level::critical},
+    {"both deleted:", Level::critical},
+    {"deleted by us:", Level::critical},
+    {"deleted by them:", Level::critical},
+    {"added by us:", Level::critical},
+    {"added by them:", Level::critical},
     {"caused by", Level::critical},
     {"unresolved", Level::critical},
     // Concurrency checkers' findings (helgrind's `Possible data race during read …`, `Lock
