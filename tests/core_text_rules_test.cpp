@@ -556,6 +556,61 @@ TEST(TextRules, ALocatedErrorsTopFrameStaysWithIt) {
     }
 }
 
+// Maven's -e prints each `Caused by:` of a chained exception with its whole stack; the bottom
+// frames each shares with the stack above say nothing new (Java itself writes `... 23 more`):
+// they are elided, while every cause and the frames of its own stay. mvn -X's 20.9 KB view came
+// back whole before ("not smaller"), now 11.2 KB.
+TEST(TextRules, AStacksBottomFramesSharedWithTheStackAboveAreElided) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(59);
+    for (int round = 0; round < 6; ++round) {
+        std::vector<std::string> common;
+        // Frames of real stacks differ in shape (package depth, names), so no run of them
+        // folds as similar lines.
+        const std::vector<std::string> parts = {"internal", "impl",    "DefaultMaven",
+                                                "cli",      "builder", "LifecycleStarter"};
+        for (int f = 0, n = 20 + static_cast<int>(rng() % 20); f < n; ++f) {
+            std::string frame = "    at org.apache";
+            for (int d = 0; d < 1 + f % 5; ++d) frame += "." + parts[(f + d) % parts.size()];
+            frame += (f % 3 == 0   ? ".execute ("
+                      : f % 3 == 1 ? ".<init> ("
+                                   : "$1.run (") +
+                     parts[f % parts.size()] + ".java:" + std::to_string(100 + f * 7) + ")";
+            common.push_back(frame);
+        }
+        std::string in;
+        for (int k = 0; k < 400; ++k)
+            in += "[DEBUG] resolving artifact " + std::to_string(k) + "\n";
+        in += "[ERROR] Failed to execute goal: plugin could not be resolved\n";
+        std::vector<std::string> causes, own;
+        const int chain = 3 + static_cast<int>(rng() % 3);
+        for (int e = 0; e < chain; ++e) {
+            causes.push_back(e == 0
+                                 ? "org.apache.maven.plugin.PluginResolutionException: no plugin " +
+                                       std::to_string(round)
+                                 : "Caused by: org.eclipse.aether.Cause" + std::to_string(e) +
+                                       "Exception: offline " + std::to_string(e));
+            in += causes.back() + "\n";
+            own.push_back("    at org.eclipse.aether.Resolver" + std::to_string(e) +
+                          ".resolve (Resolver" + std::to_string(e) +
+                          ".java:" + std::to_string(300 + e) + ")");
+            in += own.back() + "\n";
+            for (const auto& f : common) in += f + "\n";
+        }
+        for (int k = 0; k < 12; ++k)
+            in += "[ERROR] For more information about error " + std::to_string(k) + ", read on\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const auto& l : causes) EXPECT_NE(view.find(l + "\n"), std::string::npos) << l;
+        for (const auto& l : own) EXPECT_NE(view.find("\n" + l + "\n"), std::string::npos) << l;
+        // The shared frames once, under the first stack.
+        EXPECT_EQ(count_of(view, common.back() + "\n"), 1u) << round;
+        EXPECT_EQ(count_of(view, common.front() + "\n"), 1u) << round;
+    }
+}
+
 // A line that ends with a colon announces its message below it: Rust prints every panic as
 // `thread 'NAME' panicked at PLACE:` over the message, which names no error word of its own
 // (`index out of bounds: …`). Each message is shown with its panic, however many there are.

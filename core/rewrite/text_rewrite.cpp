@@ -73,6 +73,8 @@ constexpr std::size_t k_notes_per_error = 3;
 // Errors of one kind (the shape of their first three words) shown with their context lines
 // regardless of the budget.
 constexpr std::uint32_t k_context_per_kind = 3;
+// A stack's bottom frames shared with the stack above it are elided from this many on.
+constexpr std::size_t k_min_common_frames = 4;
 // A long line keeps this many bytes either side of each critical word in its middle; words are
 // looked for up to this many times a line (a 5 MB line of "error" stays linear).
 constexpr std::size_t k_word_window = 100;
@@ -252,6 +254,8 @@ private:
     std::vector<bool> m_repeated;
     // A notable line in that context whose words a notable line under the first few said.
     std::vector<bool> m_said_above;
+    // The bottom frames of an error's stack that the stack shown above it ends with too.
+    std::vector<bool> m_common;
     std::uint64_t m_critical_room = 0; // bytes of critical lines shown at most
     bool m_use_folds = true;           // folds become markers; off, their lines are plain gaps
     bool m_used_ansi = false;
@@ -554,9 +558,10 @@ private:
             }
             if (!context || context_bytes + used > room) continue; // once over, it stays over
             const std::size_t from = i >= m_opt.context_before ? i - m_opt.context_before : 0;
-            for (std::size_t j = from; j < i; ++j) context_bytes += keep(j);
+            for (std::size_t j = from; j < i; ++j)
+                if (!m_common[j]) context_bytes += keep(j);
             for (std::size_t j = i + 1, end = context_end(i); j < end; ++j)
-                context_bytes += keep(j);
+                if (!m_common[j]) context_bytes += keep(j);
         }
 
         // B. A minimum head and tail.
@@ -612,6 +617,7 @@ private:
         m_later.assign(m_n, false);
         m_repeated.assign(m_n, false);
         m_said_above.assign(m_n, false);
+        m_common.assign(m_n, false);
         std::unordered_map<std::uint64_t, std::uint32_t> seen;
         std::unordered_set<std::uint64_t> first_words; // notable lines under the first few
         for (std::size_t i : m_critical_lines) {
@@ -631,6 +637,24 @@ private:
                 m_said_above[j] =
                     m_level[j] == Level::notable && first_words.count(words_of(text(j)));
             }
+        }
+        // A chained exception's stack printed in full under each `Caused by:` (Maven's -e):
+        // the frames it shares with the stack of the error shown above it, counted from the
+        // bottom, say nothing new (Java itself writes them as `... 23 more`).
+        std::size_t above_begin = 0, above_end = 0; // the last stack shown with its error
+        for (std::size_t i : m_critical_lines) {
+            if (m_blocks.location_line[i]) continue;
+            // Its whole stack, past the context's cap of max_block lines.
+            std::size_t end = context_end(i);
+            while (end < m_n && m_level[end] != Level::critical && is_continuation(text(end)))
+                ++end;
+            std::size_t a = end, b = above_end;
+            while (a > i + 1 && b > above_begin && same_line(a - 1, b - 1)) --a, --b;
+            if (end - a >= k_min_common_frames)
+                for (std::size_t j = a; j < end; ++j) m_common[j] = m_repeated[j] = true;
+            if (m_later[i]) continue; // shown bare: the stack above stays the one to compare
+            above_begin = i + 1;
+            above_end = end;
         }
     }
 
