@@ -569,6 +569,49 @@ TEST(StreamPlanner, AnErrorsDetailsAreShownWithIt) {
     EXPECT_EQ(v.key_lines_elided, 0u);
 }
 
+// A build with twenty thousand located warnings and a few errors among them: the warnings are
+// thinned first, so every error is shown (none was, before), in the reservoir and in the view;
+// with more errors than fit, the errors take the room and are spread evenly.
+TEST(StreamPlanner, ErrorsAreShownBeforeWarningsWhenNotAllFit) {
+    std::mt19937 rng(31);
+    for (const std::size_t error_count : {3u, 7u, 4000u}) {
+        std::string input;
+        std::vector<std::string> errors;
+        const std::size_t lines = 40000;
+        std::vector<bool> is_error(lines, false);
+        for (std::size_t k = 0; k < error_count; ++k) is_error[rng() % lines] = true;
+        for (std::size_t i = 0; i < lines; ++i) {
+            const std::string place =
+                "src/mod" + std::to_string(i % 300) + ".c:" + std::to_string(i % 900 + 1);
+            if (is_error[i]) {
+                errors.push_back(place + ":5: error: 'undeclared_" + std::to_string(i) +
+                                 "' undeclared (first use in this function)");
+                input += errors.back() + "\n";
+            } else {
+                input += place + ":12: warning: unused variable 'tmp" + std::to_string(i) +
+                         "' [-Wunused-variable]\n";
+            }
+            input += "  " + std::to_string(i % 900 + 1) + " |     int tmp = compute(" +
+                     std::to_string(i) + ");\n      |            ^~~~\n";
+        }
+        input += "make: *** [Makefile:12: all] Error 1\n";
+        ASSERT_GT(input.size(), 4u << 20);
+        const StreamView v = plan_only(input, 65536, rng);
+        EXPECT_LE(v.view.size(), 65536u);
+        std::size_t shown = 0;
+        for (const auto& e : errors) shown += occurrences(v.view, e + "\n") > 0;
+        if (errors.size() < 100) {
+            EXPECT_EQ(shown, errors.size()) << error_count;
+        } else {
+            // More than fit: the room goes to errors, none to warnings, first and last shown.
+            EXPECT_GT(shown, 100u) << error_count;
+            EXPECT_EQ(occurrences(v.view, ": warning: "), 0u) << error_count;
+            EXPECT_EQ(occurrences(v.view, errors.front() + "\n"), 1u);
+            EXPECT_EQ(occurrences(v.view, errors.back() + "\n"), 1u);
+        }
+    }
+}
+
 // Far more critical lines than fit: as many as fit, spread evenly over the whole output (the
 // first and the last among them), no other line shown but the last one, and one closing line
 // counting the rest.

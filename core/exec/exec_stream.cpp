@@ -30,6 +30,7 @@ void copy_line(StreamPlanner::Line& to, const StreamPlanner::Line& from) {
     to.tail.assign(from.tail);
     to.shown = from.shown;
     to.critical = from.critical;
+    to.error = from.error;
     to.notable = from.notable;
 }
 
@@ -204,6 +205,8 @@ void StreamPlanner::take(std::string_view raw_head,
     if (line.critical && !detail) m_error_depth = indent_of(text);
     m_announced = line.critical && announces_message(text);
     if (m_announced) m_announced_depth = indent_of(text);
+    // Errors come before warnings when not all fit (the text planner's rule too).
+    line.error = line.critical && is_error_report(m_keys, text);
     if (line.critical) {
         ++m_critical_seen;
         if (m_critical_numbers.size() < k_counted_lines)
@@ -241,7 +244,9 @@ void StreamPlanner::take(std::string_view raw_head,
     const bool fresh = line.critical && text != m_last_critical;
     if (fresh) {
         m_last_critical = text;
-        if (!m_group_open || m_open.bytes + line.shown > group_cap) {
+        // Errors and warnings go in groups of their own, which are thinned apart.
+        if (!m_group_open || m_open.bytes + line.shown > group_cap ||
+            (!m_open.lines.empty() && m_open.has_error != line.error)) {
             close_group();
             m_group_open = true;
             for (std::size_t i = 0; i < m_before.size(); ++i) {
@@ -251,6 +256,7 @@ void StreamPlanner::take(std::string_view raw_head,
         }
         m_open.lines.push_back(line);
         m_open.bytes += line.shown;
+        m_open.has_error |= line.error;
         m_after = 0;
     } else if (m_group_open) {
         ++m_after;
@@ -277,8 +283,8 @@ void StreamPlanner::close_group() {
     Group g = std::move(m_open);
     m_open = Group{};
     g.bytes += k_marker_cost;
-    g.ordinal = m_group_count++;
-    g.sampled = g.ordinal % m_stride == 0;
+    g.ordinal = g.has_error ? m_error_group_count++ : m_group_count++;
+    g.sampled = g.ordinal % (g.has_error ? m_error_stride : m_stride) == 0;
     // The latest group stays only until the next one comes, unless the stride keeps it.
     if (!m_groups.empty() && !m_groups.back().sampled) {
         m_groups_bytes -= m_groups.back().bytes;
@@ -287,13 +293,19 @@ void StreamPlanner::close_group() {
     m_groups_bytes += g.bytes;
     m_groups.push_back(std::move(g));
     // Full: keep every other one of the sampled groups (the first always), and the latest.
+    // Groups without an error are thinned first: a build's twenty thousand warnings never
+    // crowd out its three errors. Errors are thinned only when no other group can give way.
     while (m_groups_bytes > m_reservoir && m_groups.size() > 2) {
-        m_stride *= 2;
+        bool others_give = false, errors_give = false;
+        for (std::size_t i = 0; i + 1 < m_groups.size(); ++i)
+            (m_groups[i].has_error ? errors_give : others_give) |= m_groups[i].ordinal > 0;
+        if (!others_give && !errors_give) break;
+        (others_give ? m_stride : m_error_stride) *= 2;
         std::vector<Group> kept;
         m_groups_bytes = 0;
         for (std::size_t i = 0; i < m_groups.size(); ++i) {
             Group& each = m_groups[i];
-            each.sampled = each.ordinal % m_stride == 0;
+            each.sampled = each.ordinal % (each.has_error ? m_error_stride : m_stride) == 0;
             if (!each.sampled && i + 1 < m_groups.size()) continue;
             m_groups_bytes += each.bytes;
             kept.push_back(std::move(each));
@@ -332,6 +344,14 @@ StreamView StreamPlanner::render(const MarkerContext& context,
     const auto same_number = [](const Line* a, const Line* b) { return a->number == b->number; };
     std::sort(critical.begin(), critical.end(), by_number);
     critical.erase(std::unique(critical.begin(), critical.end(), same_number), critical.end());
+    std::vector<const Line*> errors, others;
+    for (const Line* l : critical) (l->error ? errors : others).push_back(l);
+    const auto spread = [](const std::vector<const Line*>& from, std::size_t count,
+                           std::vector<const Line*>& to) {
+        const std::size_t n = from.size();
+        for (std::size_t k = 0; k < count; ++k)
+            to.push_back(from[count == 1 ? 0 : k * (n - 1) / (count - 1)]);
+    };
     const Line* last = nullptr;
     for (std::size_t i = m_tail.size(); i > 0 && !last; --i)
         if (!is_blank(m_tail[i - 1].head)) last = &m_tail[i - 1];
@@ -339,7 +359,7 @@ StreamView StreamPlanner::render(const MarkerContext& context,
 
     // Critical lines were let go on the way (the reservoir thinned): no other line may take
     // room they could have had, so the view starts from them alone.
-    const bool thinned = m_stride > 1;
+    const bool thinned = m_stride > 1 || m_error_stride > 1;
     std::uint64_t head_room = 0, tail_room = 0;
     if (!thinned) {
         for (const Line& l : m_head) head_room += l.shown;
@@ -347,7 +367,6 @@ StreamView StreamPlanner::render(const MarkerContext& context,
     }
     bool with_context = !thinned, with_notable = !thinned;
     std::size_t count = critical.size();
-    const std::size_t n = critical.size();
     const std::uint64_t ceiling = std::max<std::uint64_t>(m_opt.ceiling, 8192);
     const std::uint64_t limit = ceiling - k_note_room;
 
@@ -356,9 +375,12 @@ StreamView StreamPlanner::render(const MarkerContext& context,
     for (int attempt = 0; attempt < 64; ++attempt) {
         std::vector<const Line*> kept;
         if (last) kept.push_back(last);
-        // As many critical lines as fit, spread evenly (the first and the last among them).
-        for (std::size_t k = 0; k < count; ++k)
-            kept.push_back(critical[count == 1 ? 0 : k * (n - 1) / (count - 1)]);
+        // As many critical lines as fit, errors first, each kind spread evenly (the first and
+        // the last among them).
+        // Once errors were let go on the way, no warning takes room they could have had.
+        const std::size_t from_errors = std::min(count, errors.size());
+        spread(errors, from_errors, kept);
+        spread(others, m_error_stride > 1 ? 0 : count - from_errors, kept);
         if (with_context) kept.insert(kept.end(), around.begin(), around.end());
         if (with_notable) kept.insert(kept.end(), notable.begin(), notable.end());
         std::uint64_t used = 0;

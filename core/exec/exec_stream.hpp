@@ -80,6 +80,7 @@ public:
         std::string tail;         ///< long lines only: the kept end
         std::uint64_t shown = 0;  ///< bytes it costs in the view
         bool critical = false;
+        bool error = false; ///< critical and an error report (not a warning or a verdict)
         bool notable = false;
         bool is_long() const { return !tail.empty() || head.size() < end - begin; }
     };
@@ -106,8 +107,9 @@ private:
     struct Group {
         std::vector<Line> lines;
         std::uint64_t bytes = 0;
-        std::uint64_t ordinal = 0; ///< how many groups closed before it
+        std::uint64_t ordinal = 0; ///< how many groups of its kind (error or not) closed before it
         bool sampled = false;      ///< kept by the stride (else only while it is the latest)
+        bool has_error = false;    ///< holds an error report: thinned only after the others
     };
 
     const KeyMatcher& m_keys;
@@ -143,10 +145,13 @@ private:
     bool m_group_open = false;
     std::size_t m_after = 0; ///< lines since the group's last critical line
     std::string m_last_critical;
-    std::vector<Group> m_groups; ///< every m_stride-th group, and the latest
+    std::vector<Group>
+        m_groups; ///< every m_stride-th group (m_error_stride-th with errors), the latest
     std::uint64_t m_groups_bytes = 0;
     std::uint64_t m_group_count = 0;
     std::uint64_t m_stride = 1;
+    std::uint64_t m_error_group_count = 0;
+    std::uint64_t m_error_stride = 1; ///< groups with errors have a stride of their own
     std::uint64_t m_critical_seen = 0;
     std::vector<Line> m_notable; ///< the first notable lines, within m_notable_cap
     std::uint64_t m_notable_bytes = 0;
