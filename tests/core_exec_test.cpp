@@ -612,6 +612,32 @@ TEST(StreamPlanner, ErrorsAreShownBeforeWarningsWhenNotAllFit) {
     }
 }
 
+// And its place rule: rustc's `  --> src/main.rs:N:19` under each identical `error[E0308]:
+// mismatched types` is the error's, critical, so among 45,000 warnings with places of their own
+// every error is shown with its place (1 of 10 was, before: the same header read as a repeat).
+TEST(StreamPlanner, AnErrorsPlaceBelowItIsShownWithIt) {
+    std::mt19937 rng(37);
+    std::string input;
+    std::vector<std::string> places;
+    for (std::size_t i = 0; i < 45000; ++i) {
+        input += "warning: unused variable: `x" + std::to_string(i) + "`\n  --> src/lib" +
+                 std::to_string(i % 50) + ".rs:" + std::to_string(i % 700 + 1) + ":9\n   |\n" +
+                 std::to_string(i % 700 + 1) +
+                 " |     let x = 5;\n   |         ^ help: prefix it\n\n";
+        if (i % 4500 == 7) {
+            places.push_back("  --> src/main.rs:" + std::to_string(i) + ":19");
+            input += "error[E0308]: mismatched types\n" + places.back() +
+                     "\n   |\n12 |     let y: u32 = \"s\";\n   |            ^^^ expected `u32`\n\n";
+        }
+    }
+    input += "error: could not compile `bad` due to 10 previous errors; 45000 warnings emitted\n";
+    ASSERT_GT(input.size(), 4u << 20);
+    const StreamView v = plan_only(input, 65536, rng);
+    ASSERT_EQ(places.size(), 10u);
+    for (const auto& p : places)
+        EXPECT_EQ(occurrences(v.view, "error[E0308]: mismatched types\n" + p + "\n"), 1u) << p;
+}
+
 // Far more critical lines than fit: as many as fit, spread evenly over the whole output (the
 // first and the last among them), no other line shown but the last one, and one closing line
 // counting the rest.

@@ -3,6 +3,7 @@
 #include "core/rewrite/block_rules.hpp"
 #include "core/rewrite/diagnostic_lines.hpp"
 #include "core/rewrite/lines.hpp"
+#include "core/rewrite/places.hpp"
 #include "core/util/utf8.hpp"
 
 #include <fmt/core.h>
@@ -190,23 +191,29 @@ void StreamPlanner::take(std::string_view raw_head,
         line.notable = m_prev_level == Level::notable;
         m_prev_text.assign(text);
     }
-    // The message an error line announced with its colon is the error's (core/rewrite/block_rules).
-    if (!line.critical && m_announced && is_announced_message(m_announced_depth, text)) {
-        line.critical = true;
+    // A line that is the error's above it (core/rewrite/block_rules) is critical, and an error
+    // report if that one is: the message it announced with its colon, ...
+    bool owned = false;
+    const auto own = [&] {
+        if (line.critical) return;
+        line.critical = owned = true;
         line.notable = false;
-    }
-    // So are the details under it (block_rules: `DETAIL:  Key (id)=(5) already exists.`).
+    };
+    if (m_announced && is_announced_message(m_announced_depth, text)) own();
+    // ... its place right below it, deeper (rustc's `  --> src/main.rs:2:19` under
+    // `error[E0308]: mismatched types`), which tells a hundred identical headers apart, ...
+    if (m_place_may_follow && indent_of(text) > m_error_depth && is_file_place(text)) own();
+    // ... and its details (`DETAIL:  Key (id)=(5) already exists.`).
     const bool detail = m_details_left > 0 && is_error_detail(m_error_depth, text);
-    if (detail && !line.critical) {
-        line.critical = true;
-        line.notable = false;
-    }
+    if (detail) own();
     m_details_left = detail ? m_details_left - 1 : line.critical ? k_error_detail_lines : 0;
     if (line.critical && !detail) m_error_depth = indent_of(text);
+    m_place_may_follow = line.critical && !detail && !is_file_place(text);
     m_announced = line.critical && announces_message(text);
     if (m_announced) m_announced_depth = indent_of(text);
     // Errors come before warnings when not all fit (the text planner's rule too).
-    line.error = line.critical && is_error_report(m_keys, text);
+    line.error = line.critical && (owned ? m_last_error : is_error_report(m_keys, text));
+    m_last_error = line.error;
     if (line.critical) {
         ++m_critical_seen;
         if (m_critical_numbers.size() < k_counted_lines)

@@ -173,6 +173,8 @@ private:
     std::size_t m_announced_depth = 0; ///< and its indentation
     std::size_t m_details_left = 0;    ///< details an error above may still have below it
     std::size_t m_error_depth = 0;     ///< that error's indentation
+    bool m_place_may_follow = false;   ///< the last line was an error that names no place
+    bool m_last_error = false;         ///< the last line was an error report (or its own line)
 
     void take(std::string_view raw_head,
               std::string_view raw_tail,
