@@ -611,6 +611,47 @@ TEST(TextRules, AStacksBottomFramesSharedWithTheStackAboveAreElided) {
     }
 }
 
+// node --test writes each failure's values in its YAML block, `expected: 50` and `actual: 51` on
+// their labels' lines, 13 lines below `not ok`. "expected" is a notable word by itself: the view
+// showed every expected value and 3 of 110 actual ones. Both are the failure's, shown with every
+// failure, equal values under two failures included.
+TEST(TextRules, AFailuresInlineValuesStayWithIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(61);
+    for (int round = 0; round < 6; ++round) {
+        const int count = 30 + static_cast<int>(rng() % 60);
+        std::string in = "TAP version 13\n";
+        for (int t = 0; t < count; ++t) {
+            for (int k = 0; k < 4; ++k)
+                in += "    ok " + std::to_string(t * 5 + k + 1) + " - price qty " +
+                      std::to_string(k) + "\n      ---\n      duration_ms: 0." +
+                      std::to_string(rng() % 1000) + "\n      ...\n";
+            const int expected = static_cast<int>(rng() % 5) * 10;
+            in +=
+                "    not ok " + std::to_string(t * 5 + 5) + " - price qty " + std::to_string(t) +
+                "\n      ---\n      duration_ms: 1.48\n      location: '/src/test/mod" +
+                std::to_string(t) +
+                ".test.js:7:10'\n      failureType: 'testCodeFailure'\n"
+                "      error: |-\n        Expected values to be strictly equal:\n        \n       "
+                " " +
+                std::to_string(expected + 1) + " !== " + std::to_string(expected) +
+                "\n        \n      code: 'ERR_ASSERTION'\n      name: 'AssertionError'\n"
+                "      expected: " +
+                std::to_string(expected) + "\n      actual: " + std::to_string(expected + 1) +
+                "\n      operator: 'strictEqual'\n      stack: |-\n        TestContext.<anonymous> "
+                "(/src/test/mod0.test.js:9:14)\n        Test.run "
+                "(node:internal/test_runner/test:796:25)\n      ...\n";
+        }
+        in += "# tests " + std::to_string(count * 5) + "\n# fail " + std::to_string(count) + "\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        EXPECT_EQ(count_of(view, "\n      actual: "), static_cast<std::size_t>(count)) << round;
+        EXPECT_EQ(count_of(view, "\n      expected: "), static_cast<std::size_t>(count)) << round;
+    }
+}
+
 // A line that ends with a colon announces its message below it: Rust prints every panic as
 // `thread 'NAME' panicked at PLACE:` over the message, which names no error word of its own
 // (`index out of bounds: …`). Each message is shown with its panic, however many there are.

@@ -61,6 +61,32 @@ bool is_value_label(std::string_view t) {
     return false;
 }
 
+// How far below a failure its values may be on labelled lines of their own (node's TAP: the
+// `not ok`, the YAML block's `---`, its duration, location, message and name, then
+// `expected: 50` and `actual: 51`).
+constexpr std::size_t k_inline_value_reach = 24;
+
+// A line holding a failure's value after its label: `expected: 50`, `actual: 51` (TAP's YAML),
+// `Expected: 3`, `Received: 4` (jest); `expected: |-` with the value on the lines below.
+// Returns 0 for none, 1 for a value on the line, 2 for a value below.
+int inline_value(std::string_view t) {
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+        t.remove_suffix(1);
+    for (const std::string_view label : {"expected:", "actual:", "received:", "got:", "but was:"}) {
+        if (t.size() <= label.size() + 1 || t[label.size()] != ' ') continue;
+        bool same = true;
+        for (std::size_t k = 0; k < label.size() && same; ++k)
+            same = (t[k] | 0x20) == label[k] || t[k] == label[k];
+        if (!same) continue;
+        std::string_view value = t.substr(label.size());
+        while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+        if (value.empty()) return 0;
+        return value == "|" || value == "|-" || value == ">" || value == ">-" ? 2 : 1;
+    }
+    return 0;
+}
+
 // Line `place` is line `line`'s place: shown with it, and part of what makes it one error.
 void link_place(Blocks& b, std::vector<Level>& levels, std::size_t line, std::size_t place) {
     if (b.location.empty()) b.location.assign(levels.size(), -1);
@@ -307,6 +333,31 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
                 continue;
             link_place(b, levels, j, v);
             j = v;
+        }
+    }
+    // The same values on the label's own line (node's `expected: 50` and `actual: 51` in a
+    // failure's YAML block, jest's `Expected: 3` and `Received: 4`): both, or an agent sees the
+    // expected value alone ("expected" is a notable word by itself) and not what it got.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i] || inline_value(lines(i)) != 0)
+            continue;
+        for (std::size_t j = i + 1; j < n && j - i <= k_inline_value_reach; ++j) {
+            const int value = inline_value(lines(j));
+            if (value == 0) {
+                if (levels[j] == Level::critical && !b.location_line[j]) break; // the next error
+                continue;
+            }
+            // The failure's own lines, as its place is: never "said before" by another
+            // failure's equal values, nor an error of their own.
+            levels[j] = Level::critical;
+            b.location_line[j] = true;
+            std::size_t v = j + 1; // a value below its label (`expected: |-`)
+            while (value == 2 && v < n && v - j <= 2 && is_blank(lines(v))) ++v;
+            if (value == 2 && v < n && !is_blank(lines(v)) &&
+                indent_of(lines(v)) > indent_of(lines(j))) {
+                levels[v] = Level::critical;
+                b.location_line[v] = true;
+            }
         }
     }
     find_parents(lines, levels, b);
