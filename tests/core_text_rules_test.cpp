@@ -652,6 +652,44 @@ TEST(TextRules, AFailuresInlineValuesStayWithIt) {
     }
 }
 
+// unittest prints a traceback per failure; when two tests fail with the same message
+// (`AssertionError: 2 != 3`), the later traceback lost its error end as "said before" while its
+// `Traceback` and frames stayed (63 of 72 hidden). The last frame is the error end's place: a
+// traceback always keeps its error end.
+TEST(TextRules, EveryTracebackKeepsItsErrorEnd) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(67);
+    const std::vector<std::string> messages = {"AssertionError: 2 != 3", "AssertionError: 11 != 12",
+                                               "store.StoreError: out of stock"};
+    for (int round = 0; round < 6; ++round) {
+        const int count = 20 + static_cast<int>(rng() % 50);
+        std::string in;
+        for (int t = 0; t < count * 4; ++t)
+            in += "test_case_" + std::to_string(t) + " (test_store.TestStore.test_case_" +
+                  std::to_string(t) + ") ... " + (t % 4 == 0 ? "FAIL" : "ok") + "\n";
+        for (int t = 0; t < count; ++t)
+            in += "\n======================================================================\n"
+                  "FAIL: test_case_" +
+                  std::to_string(t * 4) + " (test_store.TestStore.test_case_" +
+                  std::to_string(t * 4) +
+                  ")\n----------------------------------------------------------------------\n"
+                  "Traceback (most recent call last):\n  File \"/src/test_store.py\", line " +
+                  std::to_string(100 + t * 7) + ", in test_case_" + std::to_string(t * 4) +
+                  "\n    self.assertEqual(total(" + std::to_string(t) + "), 3)\n" +
+                  messages[rng() % messages.size()] + "\n";
+        in += "\n----------------------------------------------------------------------\nRan " +
+              std::to_string(count * 4) +
+              " tests in 0.012s\n\nFAILED (failures=" + std::to_string(count) + ")\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        std::size_t ends = 0;
+        for (const auto& m : messages) ends += count_of(view, "\n" + m + "\n");
+        EXPECT_EQ(ends, static_cast<std::size_t>(count)) << round;
+    }
+}
+
 // A line that ends with a colon announces its message below it: Rust prints every panic as
 // `thread 'NAME' panicked at PLACE:` over the message, which names no error word of its own
 // (`index out of bounds: …`). Each message is shown with its panic, however many there are.

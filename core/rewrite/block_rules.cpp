@@ -205,14 +205,23 @@ bool is_announced_message(std::size_t depth, std::string_view next) {
 Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     const std::size_t n = lines.count;
     Blocks b;
-    // The line that ends a Python traceback names the exception, whatever its name.
+    // The line that ends a Python traceback names the exception, whatever its name; the
+    // traceback's last frame (`  File "t.py", line 224, in test_total`) is its place, so the
+    // hundredth `AssertionError: 2 != 3` of a test run, raised elsewhere, is no repeat of the
+    // first: a traceback always keeps its error end.
+    std::vector<std::pair<std::size_t, std::size_t>> tracebacks; // (error end, last frame)
     for (std::size_t i = 0; i < n; ++i) {
         const std::string_view t = lines(i);
         if (t.empty() || t[0] != 'T' || !t.starts_with("Traceback (most recent call last)"))
             continue;
-        std::size_t j = i + 1;
-        while (j < n && !lines(j).empty() && (lines(j)[0] == ' ' || lines(j)[0] == '\t')) ++j;
-        if (j < n && j > i + 1 && !is_blank(lines(j))) levels[j] = Level::critical;
+        std::size_t j = i + 1, frame = n;
+        for (; j < n && !lines(j).empty() && (lines(j)[0] == ' ' || lines(j)[0] == '\t'); ++j)
+            if (is_file_place(lines(j))) frame = j;
+        if (j < n && j > i + 1 && !is_blank(lines(j))) {
+            levels[j] = Level::critical;
+            if (frame < n) tracebacks.emplace_back(j, frame);
+        }
+        i = j > i ? j - 1 : i;
     }
     // An error whose place is below it, in the indented block under it: the line right
     // below (rustc's `error[E0308]: mismatched types` over `  --> src/main.rs:2:19`, a
@@ -228,6 +237,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     // the program went wrong, past the checker's and the C library's frames.
     b.location_line.assign(n, false);
     b.location.clear();
+    for (const auto& [end, frame] : tracebacks) link_place(b, levels, end, frame);
     for (std::size_t i = 0; i + 1 < n; ++i) {
         const bool error = levels[i] == Level::critical;
         if (!error && !names_rule(lines(i))) continue;
