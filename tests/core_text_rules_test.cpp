@@ -690,6 +690,54 @@ TEST(TextRules, EveryTracebackKeepsItsErrorEnd) {
     }
 }
 
+// luacheck writes each finding as `    src/m005.lua:11:10: accessing undefined variable 'x'`: a
+// place in the GNU form and a message, no severity word, no code. 501 of 661 were hidden as
+// plain lines; each is a finding at its place. A match listing (`path:12:5:code`, no blank after
+// the column) is not.
+TEST(TextRules, ARowInTheGnuFormIsAFindingWithoutASeverityWord) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(71);
+    const std::vector<std::string> messages = {
+        "accessing undefined variable 'total_", "unused argument 'x",
+        "setting non-standard global '", "line is too long (141 > 120) near '"};
+    for (int round = 0; round < 6; ++round) {
+        std::string in;
+        std::vector<std::string> rows;
+        const int files = 200 + static_cast<int>(rng() % 200);
+        for (int f = 0; f < files; ++f) {
+            const std::string name = "src/m" + std::to_string(f) + ".lua";
+            if (rng() % 5 != 0) {
+                in += "Checking " + name + "                             OK\n";
+                continue;
+            }
+            in += "Checking " + name + "                             2 warnings\n\n";
+            for (int k = 0; k < 2; ++k) {
+                rows.push_back("    " + name + ":" + std::to_string(3 + rng() % 90) + ":" +
+                               std::to_string(1 + rng() % 40) + ": " +
+                               messages[rng() % messages.size()] + std::to_string(f) + "'");
+                in += rows.back() + "\n";
+            }
+            in += "\n";
+        }
+        in += "Total: " + std::to_string(rows.size()) + " warnings / 0 errors in " +
+              std::to_string(files) + " files\n";
+        const Response r = run(in, c);
+        const std::string_view view = r.rewritten ? view_of(r, in) : std::string_view(in);
+        std::size_t shown = 0;
+        for (const auto& row : rows) shown += view.find("\n" + row + "\n") != std::string::npos;
+        EXPECT_EQ(shown, rows.size()) << round;
+    }
+    // A listing of matches with their columns: no finding, folded as ever.
+    std::string listing;
+    for (int i = 0; i < 3000; ++i)
+        listing += "src/file" + std::to_string(i % 40) + ".c:" + std::to_string(i + 1) +
+                   ":5:    int value_" + std::to_string(i) + " = compute();\n";
+    const Response r = run(listing, c);
+    ASSERT_TRUE(r.rewritten);
+    EXPECT_LT(view_of(r, listing).size(), listing.size() / 4);
+}
+
 // A line that ends with a colon announces its message below it: Rust prints every panic as
 // `thread 'NAME' panicked at PLACE:` over the message, which names no error word of its own
 // (`index out of bounds: …`). Each message is shown with its panic, however many there are.

@@ -196,6 +196,36 @@ bool is_labelled_finding(std::string_view l) {
     return d - e >= 2 && d - e <= 5 && (d == rest.size() || rest[d] == ' ' || rest[d] == ':');
 }
 
+bool is_gnu_finding(std::string_view l) {
+    std::size_t p = 0;
+    while (p < l.size() && p <= 8 && (l[p] == ' ' || l[p] == '\t')) ++p;
+    std::size_t blank = p;
+    while (blank < l.size() && blank <= p + 4096 && l[blank] != ' ' && l[blank] != '\t') ++blank;
+    // `PATH:LINE:COL:`, then one blank and the message's first character.
+    if (blank - p < 6 || blank + 1 >= l.size() || l[blank] != ' ' || l[blank - 1] != ':')
+        return false;
+    const unsigned char first = static_cast<unsigned char>(l[blank + 1]);
+    if (first == ' ' || first == '\t' || first == '\r' || first == '\n') return false;
+    const std::string_view where = l.substr(p, blank - 1 - p);
+    std::size_t k = where.size();
+    for (int field = 0; field < 2; ++field) {
+        const std::size_t digits_end = k;
+        while (k > 0 && is_digit_at(where, k - 1)) --k;
+        if (k == digits_end || k == 0 || where[k - 1] != ':') return false;
+        --k;
+    }
+    const std::string_view file = where.substr(0, k);
+    // A file's name: an extension or a folder, and no scheme (`http://h:80:1: …`).
+    if (file.find_first_of("./") == std::string_view::npos ||
+        file.find("://") != std::string_view::npos)
+        return false;
+    // A label that explains another finding (`note:`, cppcheck's `information:`) is none.
+    const std::string_view rest = l.substr(blank + 1);
+    for (std::string_view w : {"note:", "help:", "info:", "hint:", "remark:", "information:"})
+        if (rest.starts_with(w)) return false;
+    return true;
+}
+
 // A compiler's subordinate diagnostic: `PATH:12:5: note: …`, `  = note: …`, `help: …`. It
 // explains an error shown above it (g++'s candidate chains, "substitution failed"), so its own
 // key words do not make it an error of its own.
@@ -275,6 +305,9 @@ Level line_level(const KeyMatcher& keys, std::string_view t) {
         level = Level::critical;
     if (level < Level::critical && (is_labelled_finding(t) || is_coded_finding(t)))
         level = Level::critical;
+    // So is a row in the GNU form with no severity at all (luacheck's `src/m005.lua:11:10:
+    // accessing undefined variable 'total_2'`, go vet's): its place is its identity.
+    if (level < Level::notable && is_gnu_finding(t)) level = Level::critical;
     // A message that ends by naming its file and line in words is a diagnostic (perl's `…
     // at mod018.pl line 8.`, PHP's `… on line 12`), with or without an error word.
     if (level < Level::critical && indent_of(t) == 0 && names_file_line(t)) level = Level::critical;

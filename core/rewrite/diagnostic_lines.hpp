@@ -19,6 +19,11 @@ bool mentions_warning(std::string_view line);
 /// `FILE:12:5: CODE …` (cppcheck's `style:`, pylint's `E1120:`, flake8's `E711`).
 bool is_labelled_finding(std::string_view line);
 
+/// A row in the GNU form, `PATH:LINE:COL: message`, perhaps indented, with no severity word or
+/// code (luacheck, go vet): a finding at its place. (A match listing's `path:12:5:code` has no
+/// blank after the column.)
+bool is_gnu_finding(std::string_view line);
+
 /// A compiler's subordinate diagnostic: `PATH:12:5: note: …`, `  = note: …`, `help: …`.
 bool is_subordinate_diagnostic(std::string_view line);
 
