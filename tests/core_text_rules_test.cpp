@@ -738,6 +738,41 @@ TEST(TextRules, ARowInTheGnuFormIsAFindingWithoutASeverityWord) {
     EXPECT_LT(view_of(r, listing).size(), listing.size() / 4);
 }
 
+// mypy --pretty wraps a long message onto the next line, flush left: `…has no attribute` over
+// `"name"  [union-attr]`. That line carries the rest of the message and its code; it went with
+// the excerpt under later errors of a kind (156 copies hidden). It is the error's own line.
+TEST(TextRules, AMessageWrappedOntoTheLineBelowStaysWhole) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(73);
+    const std::vector<std::pair<std::string, std::string>> kinds = {
+        {"error: Item \"None\" of \"Optional[Item]\" has no attribute", "[union-attr]"},
+        {"error: Incompatible types in assignment (expression has type", "[assignment]"},
+        {"error: Argument 1 to \"price\" has incompatible type \"str\";", "[arg-type]"}};
+    for (int round = 0; round < 6; ++round) {
+        std::string in;
+        std::vector<std::string> rests;
+        const int count = 60 + static_cast<int>(rng() % 60);
+        for (int e = 0; e < count; ++e) {
+            const auto& kind = kinds[rng() % kinds.size()];
+            const std::string module = "shop/m" + std::to_string(e) + ".py";
+            in += module + ": note: In function \"use_" + std::to_string(e) + "\":\n";
+            in += module + ":" + std::to_string(10 + e % 40) + ": " + kind.first + "\n";
+            rests.push_back("\"field_" + std::to_string(e) + "\"  " + kind.second);
+            in += rests.back() + "\n        return find(xs, \"a\").field_" + std::to_string(e) +
+                  "\n               ^~~~~~~~~~~~~~~~~~~~\n";
+        }
+        in += "Found " + std::to_string(count) + " errors in " + std::to_string(count) +
+              " files (checked 80 source files)\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        std::size_t shown = 0;
+        for (const auto& rest : rests) shown += view.find("\n" + rest + "\n") != std::string::npos;
+        EXPECT_EQ(shown, rests.size()) << round;
+    }
+}
+
 // A line that ends with a colon announces its message below it: Rust prints every panic as
 // `thread 'NAME' panicked at PLACE:` over the message, which names no error word of its own
 // (`index out of bounds: …`). Each message is shown with its panic, however many there are.

@@ -87,6 +87,19 @@ int inline_value(std::string_view t) {
     return 0;
 }
 
+// Whether a line ends with a rule's code in brackets after a blank: mypy's `  [union-attr]`,
+// clang-tidy's `[readability-braces]`.
+bool ends_with_rule_code(std::string_view t) {
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+        t.remove_suffix(1);
+    if (t.size() < 4 || t.back() != ']') return false;
+    std::size_t k = t.size() - 1;
+    while (k > 0 && ((t[k - 1] >= 'a' && t[k - 1] <= 'z') || (t[k - 1] >= '0' && t[k - 1] <= '9') ||
+                     t[k - 1] == '-' || t[k - 1] == '_' || t[k - 1] == '.' || t[k - 1] == '/'))
+        --k;
+    return k >= 2 && k + 1 < t.size() && t[k - 1] == '[' && t[k - 2] == ' ';
+}
+
 // Line `place` is line `line`'s place: shown with it, and part of what makes it one error.
 void link_place(Blocks& b, std::vector<Level>& levels, std::size_t line, std::size_t place) {
     if (b.location.empty()) b.location.assign(levels.size(), -1);
@@ -327,6 +340,17 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             levels[j] = Level::critical;
         i = j - 1; // a detail is no error of its own: each line is looked at once
     }
+    // A message wrapped onto the line below (mypy --pretty: `m13.py:16: error: Item "None" of
+    // … has no attribute` over `"name"  [union-attr]`): that line, no deeper than the error and
+    // ending with the rule code the error's own line lacks, is the rest of its message.
+    for (std::size_t i = 0; i + 1 < n; ++i)
+        if (levels[i] == Level::critical && !b.location_line[i] &&
+            levels[i + 1] != Level::critical && !is_blank(lines(i + 1)) &&
+            indent_of(lines(i + 1)) <= indent_of(lines(i)) && ends_with_rule_code(lines(i + 1)) &&
+            !ends_with_rule_code(lines(i)) && !names_place(lines(i + 1))) {
+            levels[i + 1] = Level::critical;
+            b.location_line[i + 1] = true; // the error's own line, as its place is
+        }
     // A failure's values, each under a label of its own (doctest's `Expected:` and `Got:` over
     // `    156` and `    157`, a runner's `Received:`): the value goes with its label as a
     // place goes with its error, so later failures keep what they got, and two failures with
