@@ -83,6 +83,23 @@ TEST(SignalLines, LevelsOfLinesTakenAlone) {
     EXPECT_EQ(line_level(keys, "   12 |     throw new Error(\"bad\");\n"), Level::none);
     EXPECT_EQ(line_level(keys, "  > 7 |   expect(fail()).toBe(6);\n"), Level::none);
     EXPECT_EQ(line_level(keys, "2024 | ERROR | database unreachable\n"), Level::critical);
+    // A located note naming its check by code is a finding (shellcheck -f gcc's lowest
+    // severity); a compiler's note explaining an error is not.
+    EXPECT_EQ(line_level(keys, "scripts/s025.sh:11:10: note: Double quote to prevent globbing "
+                               "and word splitting. [SC2086]\n"),
+              Level::critical);
+    EXPECT_EQ(line_level(keys, "src/a.c:3:4: note: expanded from macro 'CHECK'\n"), Level::notable);
+    EXPECT_EQ(line_level(keys, "src/a.c:3:4: note: in instantiation of [T = int]\n"),
+              Level::notable);
+    // A row in the GNU form with no severity at all (luacheck, go vet) is a finding; cppcheck's
+    // `information:` and a listing of matches with their columns are not.
+    EXPECT_EQ(line_level(keys, "    src/m005.lua:11:10: accessing undefined variable 'total_2'\n"),
+              Level::critical);
+    EXPECT_EQ(line_level(keys, "./main.go:12:2: x declared and not used\n"), Level::critical);
+    EXPECT_NE(line_level(keys, "src/lexer.c:0:0: information: Too many #ifdef configurations\n"),
+              Level::critical);
+    EXPECT_EQ(line_level(keys, "src/a.c:12:5:    int value = compute();\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "http://host:80:1: reachable\n"), Level::none);
 }
 
 TEST(SignalLines, TheCheckersPrefixIsNotIndentation) {

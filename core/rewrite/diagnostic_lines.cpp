@@ -196,6 +196,17 @@ bool is_labelled_finding(std::string_view l) {
     return d - e >= 2 && d - e <= 5 && (d == rest.size() || rest[d] == ' ' || rest[d] == ':');
 }
 
+bool ends_with_check_code(std::string_view l) {
+    while (!l.empty() && (l.back() == '\n' || l.back() == '\r' || l.back() == ' '))
+        l.remove_suffix(1);
+    if (l.size() < 5 || l.back() != ']') return false;
+    std::size_t k = l.size() - 1, digits = 0, capitals = 0;
+    while (k > 0 && is_digit_at(l, k - 1)) --k, ++digits;
+    while (k > 0 && l[k - 1] >= 'A' && l[k - 1] <= 'Z') --k, ++capitals;
+    return digits >= 2 && digits <= 5 && capitals >= 1 && capitals <= 6 && k >= 2 &&
+           l[k - 1] == '[' && l[k - 2] == ' ';
+}
+
 bool is_gnu_finding(std::string_view l) {
     std::size_t p = 0;
     while (p < l.size() && p <= 8 && (l[p] == ' ' || l[p] == '\t')) ++p;
@@ -247,7 +258,9 @@ bool is_subordinate_diagnostic(std::string_view l) {
     if (!names_place(l.substr(p, colon + 1 - p))) return false;
     std::size_t q = colon + 2;
     while (q < l.size() && l[q] == ' ') ++q;
-    return label_at(q);
+    // A located note that names its own check (shellcheck -f gcc's `a.sh:11:10: note: Double
+    // quote … [SC2086]`) is a finding of the checker's lowest severity, not an explanation.
+    return label_at(q) && !ends_with_check_code(l);
 }
 
 bool is_section_header(std::string_view l) {
@@ -308,6 +321,10 @@ Level line_level(const KeyMatcher& keys, std::string_view t) {
     // So is a row in the GNU form with no severity at all (luacheck's `src/m005.lua:11:10:
     // accessing undefined variable 'total_2'`, go vet's): its place is its identity.
     if (level < Level::notable && is_gnu_finding(t)) level = Level::critical;
+    // A located line that names its check by code at its end (`… [SC2086]`) is one too, its
+    // label (`note:`) whatever it is.
+    if (level < Level::critical && ends_with_check_code(t) && names_place(t))
+        level = Level::critical;
     // A message that ends by naming its file and line in words is a diagnostic (perl's `…
     // at mod018.pl line 8.`, PHP's `… on line 12`), with or without an error word.
     if (level < Level::critical && indent_of(t) == 0 && names_file_line(t)) level = Level::critical;

@@ -24,6 +24,9 @@ bool is_labelled_finding(std::string_view line);
 /// blank after the column.)
 bool is_gnu_finding(std::string_view line);
 
+/// Whether a line ends with a check's code in brackets: ` [SC2086]`, ` [E501]`.
+bool ends_with_check_code(std::string_view line);
+
 /// A compiler's subordinate diagnostic: `PATH:12:5: note: …`, `  = note: …`, `help: …`.
 bool is_subordinate_diagnostic(std::string_view line);
 
