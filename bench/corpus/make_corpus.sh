@@ -694,6 +694,9 @@ fi
 source "$here/signal_cases.sh"
 # Tools the corpus had not seen: gfortran, clang -Weverything, doctest -v, perl -c, helgrind, git rebase.
 source "$here/unseen_cases.sh"
+# Test runners, linters and checkers probed for hidden signal: node --test, unittest -v, luacheck,
+# shellcheck -f gcc, mypy --pretty, ThreadSanitizer.
+source "$here/probe_cases.sh"
 
 echo "done: $(ls "$out"/*.out | wc -l) cases"
 

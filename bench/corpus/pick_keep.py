@@ -54,7 +54,10 @@ cap: a case with 800 errors has 800 must-keep lines. A line must stay visible wh
      blank lines and subtitles (`Observed (incorrect) order is: …`), up to the next separator;
  14. a compiler's count of its errors: `14 warnings and 1 error generated.`, `2 errors
      generated.` (clang);
- 15. the last non-empty line.
+ 15. a row in the GNU form with no severity word, label or code, `PATH:12:5: message` (luacheck's
+     `src/m005.lua:11:10: accessing undefined variable 'total_2'`, go vet's); not an explanatory
+     label (`note:`, `information:`), nor a listing of matches (`path:12:5:code`, no blank);
+ 16. the last non-empty line.
 Error words inside flags, paths and identifiers (`-Werror`, `-Wno-error=x`, `errors.h`,
 `src/error/`, `on_error`, `error_code`, `.error()`) do not count: each word must stand alone.
 
@@ -186,6 +189,7 @@ FILE_LINE_IN_WORDS = re.compile(
 CONFLICT = re.compile(r"^CONFLICT \([\w/ -]+\): |^(?:both (?:modified|added|deleted)|"
                       r"(?:deleted|added) by (?:us|them)):\s+\S")
 DOCTEST_PLACE = re.compile(r'^File "[^"]+", line \d+, in \S+$')
+GNU_ROW = re.compile(r"^[^\s:]*[./][^\s:]*:\d+:\d+: (?!(?:note|help|info|hint|remark|information):)\S")
 
 
 def keep_line(line, parent=""):
@@ -194,6 +198,8 @@ def keep_line(line, parent=""):
     if TAP_FAILURE.search(line) or ERROR_TAG.search(line) or CODED.search(line):
         return True
     if FILE_LINE_IN_WORDS.search(line) or CONFLICT.search(line) or CONCURRENCY_FINDING.search(line):
+        return True
+    if GNU_ROW.search(line) and "://" not in line.split(" ", 1)[0]:
         return True
     if CHECKER_VERDICT.search(line) or (WARN.search(line) and PATH.search(line)):
         return True
