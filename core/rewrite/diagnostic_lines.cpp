@@ -153,28 +153,37 @@ bool mentions_warning(std::string_view l) {
     return l.find("\xe2\x9a\xa0") != std::string_view::npos; // "⚠"
 }
 
+// Where a place in the GNU form, `PATH:LINE:COL:`, that opens the line at `from` ends (the
+// blank after its colon), or npos_v. Only that first token is scanned: most lines are told
+// apart within a few bytes. The path has a dot or a slash in it (a file's name).
+namespace {
+std::size_t gnu_place_end(std::string_view l, std::size_t from) {
+    std::size_t blank = from;
+    while (blank < l.size() && blank <= from + 4096 && l[blank] != ' ' && l[blank] != '\t') ++blank;
+    if (blank < from + 2 || blank >= l.size() || l[blank] != ' ' || l[blank - 1] != ':')
+        return npos_v;
+    const std::string_view where = l.substr(from, blank - 1 - from);
+    std::size_t k = where.size();
+    for (int field = 0; field < 2; ++field) {
+        const std::size_t digits_end = k;
+        while (k > 0 && is_digit_at(where, k - 1)) --k;
+        if (k == digits_end || k == 0 || where[k - 1] != ':') return npos_v;
+        --k;
+    }
+    if (where.substr(0, k).find_first_of("./") == std::string_view::npos) return npos_v;
+    return blank;
+}
+} // namespace
+
 // A finding in the GNU form that names no severity word: `FILE:12:5: LABEL: …` or
 // `FILE:12:5: CODE …`, as cppcheck (`style:`, `portability:`), pylint (`E1120:`), flake8 and ruff
 // (`E711 …`), rubocop (`C:`) write them. The place is the finding's identity, so it is one to act
 // on. Labels that explain another finding (`note:`, `help:`, `info:`, `hint:`, `remark:`,
 // `information:`) are not findings of their own.
 bool is_labelled_finding(std::string_view l) {
-    // The first token, up to the first blank, is the place and its colon (only that token is
-    // scanned: most lines are told apart within a few bytes).
-    std::size_t blank = 0;
-    while (blank < l.size() && blank <= 4096 && l[blank] != ' ' && l[blank] != '\t') ++blank;
-    if (blank < 2 || blank >= l.size() || l[blank] != ' ' || l[blank - 1] != ':') return false;
+    const std::size_t blank = gnu_place_end(l, 0);
+    if (blank == npos_v) return false;
     const std::size_t colon = blank - 1;
-    const std::string_view where = l.substr(0, colon);
-    // :LINE:COL at the end, after a file's name (a dot or a slash in it).
-    std::size_t k = where.size();
-    for (int field = 0; field < 2; ++field) {
-        const std::size_t digits_end = k;
-        while (k > 0 && is_digit_at(where, k - 1)) --k;
-        if (k == digits_end || k == 0 || where[k - 1] != ':') return false;
-        --k;
-    }
-    if (where.substr(0, k).find_first_of("./") == std::string_view::npos) return false;
     const std::string_view rest = l.substr(colon + 2);
     std::size_t e = 0;
     while (e < rest.size() && e <= 20 &&
@@ -210,26 +219,12 @@ bool ends_with_check_code(std::string_view l) {
 bool is_gnu_finding(std::string_view l) {
     std::size_t p = 0;
     while (p < l.size() && p <= 8 && (l[p] == ' ' || l[p] == '\t')) ++p;
-    std::size_t blank = p;
-    while (blank < l.size() && blank <= p + 4096 && l[blank] != ' ' && l[blank] != '\t') ++blank;
-    // `PATH:LINE:COL:`, then one blank and the message's first character.
-    if (blank - p < 6 || blank + 1 >= l.size() || l[blank] != ' ' || l[blank - 1] != ':')
-        return false;
+    const std::size_t blank = gnu_place_end(l, p);
+    // Then one blank and the message's first character; no scheme (`http://h:80:1: …`).
+    if (blank == npos_v || blank + 1 >= l.size()) return false;
     const unsigned char first = static_cast<unsigned char>(l[blank + 1]);
     if (first == ' ' || first == '\t' || first == '\r' || first == '\n') return false;
-    const std::string_view where = l.substr(p, blank - 1 - p);
-    std::size_t k = where.size();
-    for (int field = 0; field < 2; ++field) {
-        const std::size_t digits_end = k;
-        while (k > 0 && is_digit_at(where, k - 1)) --k;
-        if (k == digits_end || k == 0 || where[k - 1] != ':') return false;
-        --k;
-    }
-    const std::string_view file = where.substr(0, k);
-    // A file's name: an extension or a folder, and no scheme (`http://h:80:1: …`).
-    if (file.find_first_of("./") == std::string_view::npos ||
-        file.find("://") != std::string_view::npos)
-        return false;
+    if (l.substr(p, blank - p).find("://") != std::string_view::npos) return false;
     // A label that explains another finding (`note:`, cppcheck's `information:`) is none.
     const std::string_view rest = l.substr(blank + 1);
     for (std::string_view w : {"note:", "help:", "info:", "hint:", "remark:", "information:"})
