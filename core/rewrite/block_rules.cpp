@@ -38,6 +38,14 @@ bool is_program_frame(std::string_view t) {
     return true;
 }
 
+// A line without its blanks at either end (and its newline).
+std::string_view trimmed(std::string_view t) {
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+        t.remove_suffix(1);
+    return t;
+}
+
 // The top frame of a stack, in a file: a sanitizer's `#0 0x… in FUNC path/file.c:8`, a
 // runtime's `at FUNC (path/file.js:3:9)`.
 bool is_top_frame(std::string_view t) {
@@ -53,9 +61,7 @@ constexpr std::size_t k_value_reach = 12;
 
 // A line that only labels the value below it: `Expected:`, `Got:`, `Actual:`, `Received:`.
 bool is_value_label(std::string_view t) {
-    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
-        t.remove_suffix(1);
-    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    t = trimmed(t);
     for (const std::string_view label : {"Expected:", "Got:", "Actual:", "Received:", "But was:"})
         if (t == label) return true;
     return false;
@@ -70,9 +76,7 @@ constexpr std::size_t k_inline_value_reach = 24;
 // `Expected: 3`, `Received: 4` (jest); `expected: |-` with the value on the lines below.
 // Returns 0 for none, 1 for a value on the line, 2 for a value below.
 int inline_value(std::string_view t) {
-    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
-        t.remove_suffix(1);
+    t = trimmed(t);
     for (const std::string_view label : {"expected:", "actual:", "received:", "got:", "but was:"}) {
         if (t.size() <= label.size() + 1 || t[label.size()] != ' ') continue;
         bool same = true;
@@ -90,14 +94,13 @@ int inline_value(std::string_view t) {
 // Whether a line ends with a rule's code in brackets after a blank: mypy's `  [union-attr]`,
 // clang-tidy's `[readability-braces]`.
 bool ends_with_rule_code(std::string_view t) {
-    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
-        t.remove_suffix(1);
-    if (t.size() < 4 || t.back() != ']') return false;
-    std::size_t k = t.size() - 1;
-    while (k > 0 && ((t[k - 1] >= 'a' && t[k - 1] <= 'z') || (t[k - 1] >= '0' && t[k - 1] <= '9') ||
-                     t[k - 1] == '-' || t[k - 1] == '_' || t[k - 1] == '.' || t[k - 1] == '/'))
-        --k;
-    return k >= 2 && k + 1 < t.size() && t[k - 1] == '[' && t[k - 2] == ' ';
+    const std::string_view code = trailing_bracket(t);
+    if (code.empty()) return false;
+    for (const char c : code)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+              c == '.' || c == '/'))
+            return false;
+    return true;
 }
 
 // Line `place` is line `line`'s place: shown with it, and part of what makes it one error.
@@ -182,8 +185,7 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
 } // namespace
 
 bool announces_message(std::string_view line) {
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' '))
-        line.remove_suffix(1);
+    line = trimmed(line);
     return !line.empty() && line.back() == ':';
 }
 

@@ -205,15 +205,23 @@ bool is_labelled_finding(std::string_view l) {
     return d - e >= 2 && d - e <= 5 && (d == rest.size() || rest[d] == ' ' || rest[d] == ':');
 }
 
-bool ends_with_check_code(std::string_view l) {
+std::string_view trailing_bracket(std::string_view l) {
     while (!l.empty() && (l.back() == '\n' || l.back() == '\r' || l.back() == ' '))
         l.remove_suffix(1);
-    if (l.size() < 5 || l.back() != ']') return false;
-    std::size_t k = l.size() - 1, digits = 0, capitals = 0;
-    while (k > 0 && is_digit_at(l, k - 1)) --k, ++digits;
-    while (k > 0 && l[k - 1] >= 'A' && l[k - 1] <= 'Z') --k, ++capitals;
-    return digits >= 2 && digits <= 5 && capitals >= 1 && capitals <= 6 && k >= 2 &&
-           l[k - 1] == '[' && l[k - 2] == ' ';
+    if (l.size() < 4 || l.back() != ']') return {};
+    const std::size_t open = l.rfind('[');
+    if (open == std::string_view::npos || open == 0 || l[open - 1] != ' ') return {};
+    return l.substr(open + 1, l.size() - open - 2);
+}
+
+bool ends_with_check_code(std::string_view l) {
+    const std::string_view code = trailing_bracket(l);
+    std::size_t k = 0;
+    while (k < code.size() && code[k] >= 'A' && code[k] <= 'Z') ++k;
+    const std::size_t capitals = k;
+    while (is_digit_at(code, k)) ++k;
+    return capitals >= 1 && capitals <= 6 && k - capitals >= 2 && k - capitals <= 5 &&
+           k == code.size();
 }
 
 bool is_gnu_finding(std::string_view l) {

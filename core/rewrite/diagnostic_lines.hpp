@@ -24,6 +24,10 @@ bool is_labelled_finding(std::string_view line);
 /// blank after the column.)
 bool is_gnu_finding(std::string_view line);
 
+/// What a pair of brackets that ends the line after a blank holds (` [SC2086]` gives `SC2086`,
+/// mypy's `  [union-attr]` gives `union-attr`), or empty.
+std::string_view trailing_bracket(std::string_view line);
+
 /// Whether a line ends with a check's code in brackets: ` [SC2086]`, ` [E501]`.
 bool ends_with_check_code(std::string_view line);
 

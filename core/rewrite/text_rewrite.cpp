@@ -91,6 +91,24 @@ std::uint64_t kind_of(std::string_view l) {
     return shape_signature(l.substr(0, end));
 }
 
+// The next token of l from `at` (moved past it): the bytes up to a blank or the line's end,
+// empty at the end; `alnum` when it holds a letter or a digit (a word, not a gutter's `|` or a
+// caret run).
+struct Token {
+    std::string_view text;
+    bool alnum = false;
+};
+Token next_token(std::string_view l, std::size_t& at) {
+    while (at < l.size() && (l[at] == ' ' || l[at] == '\t')) ++at;
+    const std::size_t b = at;
+    bool alnum = false;
+    while (at < l.size() && l[at] != ' ' && l[at] != '\t' && l[at] != '\n') {
+        const char c = l[at++];
+        alnum |= (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+    }
+    return {l.substr(b, at - b), alnum};
+}
+
 // The kind of an error, which decides whether it still gets its context: as kind_of, but
 // tokens with no letter or digit (a caret run under a column, `|`, `-->`) are no words, so
 // shellcheck's `^--^ SC2086 (info): …` and `^-------^ SC2086 (info): …` are one kind whatever
@@ -100,20 +118,15 @@ std::uint64_t error_kind_of(std::string_view l) {
     bool skipped = false;
     std::size_t at = 0, end = 0;
     for (int count = 0; count < 3 && at < l.size();) {
-        while (at < l.size() && (l[at] == ' ' || l[at] == '\t')) ++at;
-        const std::size_t b = at;
-        bool alnum = false;
-        while (at < l.size() && l[at] != ' ' && l[at] != '\t' && l[at] != '\n') {
-            const char c = l[at++];
-            alnum |= (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-        }
-        if (b == at) break; // the line's end
-        if (!alnum) {
-            if (!skipped) words.assign(l.substr(0, b));
+        const Token t = next_token(l, at);
+        if (t.text.empty()) break; // the line's end
+        if (!t.alnum) {
+            if (!skipped)
+                words.assign(l.substr(0, static_cast<std::size_t>(t.text.data() - l.data())));
             skipped = true;
             continue;
         }
-        if (skipped) words.append(l.substr(b, at - b)).push_back(' ');
+        if (skipped) words.append(t.text).push_back(' ');
         end = at;
         ++count;
     }
@@ -124,21 +137,16 @@ std::uint64_t error_kind_of(std::string_view l) {
 // caret run, the padding) left out. rustc's `  |   ---   ^^^^ expected `u32`, found `&str`` reads
 // the same under every error whatever the width of its column and carets.
 std::uint64_t words_of(std::string_view l) {
-    std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a over the kept tokens, a space after each
+    std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a over the words, a space after each
+    const auto mix = [&h](unsigned char c) {
+        h ^= c;
+        h *= 0x100000001b3ULL;
+    };
     std::size_t at = 0;
-    while (at < l.size()) {
-        while (at < l.size() && (l[at] == ' ' || l[at] == '\t' || l[at] == '\n')) ++at;
-        const std::size_t b = at;
-        bool alnum = false;
-        while (at < l.size() && l[at] != ' ' && l[at] != '\t' && l[at] != '\n') {
-            const char c = l[at++];
-            alnum |= (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-        }
-        if (!alnum) continue;
-        for (std::size_t k = b; k <= at; ++k) {
-            h ^= k < at ? static_cast<unsigned char>(l[k]) : ' ';
-            h *= 0x100000001b3ULL;
-        }
+    for (Token t = next_token(l, at); !t.text.empty(); t = next_token(l, at)) {
+        if (!t.alnum) continue;
+        for (const char c : t.text) mix(static_cast<unsigned char>(c));
+        mix(' ');
     }
     return h;
 }
@@ -619,10 +627,12 @@ private:
         m_said_above.assign(m_n, false);
         m_common.assign(m_n, false);
         std::unordered_map<std::uint64_t, std::uint32_t> seen;
-        std::unordered_set<std::uint64_t> first_words; // notable lines under the first few
-        for (std::size_t i : m_critical_lines) {
+        std::unordered_set<std::uint64_t> first_words;          // notable lines under the first few
+        std::vector<std::size_t> ends(m_critical_lines.size()); // each one's context_end
+        for (std::size_t k = 0; k < m_critical_lines.size(); ++k) {
+            const std::size_t i = m_critical_lines[k];
             if (m_blocks.location_line[i]) continue;
-            const std::size_t end = context_end(i);
+            const std::size_t end = ends[k] = context_end(i);
             if (++seen[error_kind_of(text(i))] <= k_context_per_kind) {
                 for (std::size_t j = i + 1; j < end; ++j)
                     if (m_level[j] == Level::notable) first_words.insert(words_of(text(j)));
@@ -642,10 +652,11 @@ private:
         // the frames it shares with the stack of the error shown above it, counted from the
         // bottom, say nothing new (Java itself writes them as `... 23 more`).
         std::size_t above_begin = 0, above_end = 0; // the last stack shown with its error
-        for (std::size_t i : m_critical_lines) {
+        for (std::size_t k = 0; k < m_critical_lines.size(); ++k) {
+            const std::size_t i = m_critical_lines[k];
             if (m_blocks.location_line[i]) continue;
             // Its whole stack, past the context's cap of max_block lines.
-            std::size_t end = context_end(i);
+            std::size_t end = ends[k];
             while (end < m_n && m_level[end] != Level::critical && is_continuation(text(end)))
                 ++end;
             std::size_t a = end, b = above_end;
