@@ -2,8 +2,12 @@
 // is; any input is also wrapped into a document (its lines as an array, the whole as a long
 // string, or an array of small objects), compact or indented, so every run reaches the JSON
 // rewrite. Each view must parse, keep the top-level type and keys, and restore exactly.
+// Every input is also read and written by core/util/json_fast.hpp, which must answer exactly as
+// nlohmann::json does: the same acceptance, the same tree, the same bytes.
 
 #include "core/compress.hpp"
+#include "core/util/json_fast.hpp"
+#include "core/util/json_nesting.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -31,12 +35,43 @@ void compress_and_check(const std::string& text, std::uint8_t sel) {
     fuzz::check_response(text, r, config);
 }
 
+// Equal values of equal types all the way down (nlohmann's == calls 1, 1u and 1.0 equal).
+bool same(const json& a, const json& b) {
+    if (a.type() != b.type()) return false;
+    if (a.is_object()) {
+        if (a.size() != b.size()) return false;
+        for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib)
+            if (ia.key() != ib.key() || !same(ia.value(), ib.value())) return false;
+        return true;
+    }
+    if (a.is_array()) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (!same(a[i], b[i])) return false;
+        return true;
+    }
+    return a.dump() == b.dump();
+}
+
+void check_fast_reader(const std::string& input) {
+    // The reader recurses per level; past core/util/json_nesting.hpp's limit it refuses.
+    const json expected = core::json_nesting_within(input) ? json::parse(input, nullptr, false)
+                                                           : json(json::value_t::discarded);
+    const json got = core::parse_json_fast<json>(input, core::k_max_json_nesting);
+    if (got.is_discarded() != expected.is_discarded()) __builtin_trap();
+    if (!expected.is_discarded() && !same(got, expected)) __builtin_trap();
+    const json doc = json::array({input, expected.is_discarded() ? json(nullptr) : expected});
+    if (core::dump_json_fast(doc) != doc.dump(-1, ' ', false, json::error_handler_t::replace))
+        __builtin_trap();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
     const std::uint8_t sel = data[0];
     const std::string input(reinterpret_cast<const char*>(data) + 1, size - 1);
+    check_fast_reader(input);
     const json parsed = json::parse(input, nullptr, false);
     if (!parsed.is_discarded() && (parsed.is_object() || parsed.is_array()))
         compress_and_check(input, sel);

@@ -7,6 +7,7 @@
 
 #include "host/mcp/server.hpp"
 
+#include "core/util/json_fast.hpp"
 #include "core/util/json_nesting.hpp"
 #include "core/util/posix_io.hpp"
 #include "host/mcp/tools.hpp"
@@ -208,7 +209,7 @@ private:
 
     void send(const Json& message) {
         // Everything we emit is valid UTF-8 already; `replace` keeps a slip from throwing.
-        std::string text = message.dump(-1, ' ', false, Json::error_handler_t::replace);
+        std::string text = core::dump_json_fast(message);
         text += '\n';
         std::lock_guard lock(m_send_mutex);
         if (!m_ok) return;

@@ -207,8 +207,7 @@ std::string decode_payload(std::string_view payload) {
 std::string encode_result(std::string_view, std::string_view result_text) {
     const json r = sutra::core::parse_within_nesting<json>(result_text);
     if (!r.is_object() || !r.contains("view") || !r["view"].is_string()) return {};
-    return json{{"decision", "block"}, {"reason", r["view"]}}.dump(-1, ' ', false,
-                                                                   json::error_handler_t::replace);
+    return sutra::core::dump_json_fast(json{{"decision", "block"}, {"reason", r["view"]}});
 }
 
 common::HookSpec hook_spec(const std::string& host_program) {

@@ -264,9 +264,9 @@ std::string encode_result(std::string_view payload, std::string_view result_text
         json envelope = sutra::core::parse_within_nesting<json>(p.value("result", std::string()));
         if (!envelope.is_object()) return {};
         envelope["output"] = view;
-        replacement = envelope.dump(-1, ' ', false, json::error_handler_t::replace);
+        replacement = sutra::core::dump_json_fast(envelope);
     }
-    return json{{"result", replacement}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    return sutra::core::dump_json_fast(json{{"result", replacement}});
 }
 
 struct Paths {

@@ -214,7 +214,7 @@ std::string encode_result(std::string_view payload, std::string_view result_text
         answer = {{"output", r["view"]}};
     else
         answer = {{"content", json::array({{{"type", "text"}, {"text", r["view"]}}})}};
-    return answer.dump(-1, ' ', false, json::error_handler_t::replace);
+    return sutra::core::dump_json_fast(answer);
 }
 
 std::string plugin_text(const std::string& host_program) {
