@@ -11,6 +11,7 @@
 #include "core/store/store.hpp"
 #include "core/store/store_options.hpp"
 #include "core/tokenizer/tokenizer.hpp"
+#include "core/util/detach.hpp"
 
 #include <fmt/core.h>
 
@@ -218,20 +219,22 @@ Response run(const Request& req, const Config& cfg) {
     return r;
 }
 
-// Exact o200k counts of what the model would have read and what it reads instead. Only rewrites
-// are counted (a pass-through saves nothing), and only up to a size where counting (~100 MB/s)
-// stays a small part of the call; a count that cannot be made is left out, never estimated.
+// Only rewrites are counted (a pass-through saves nothing), and only up to a size where counting
+// (~100 MB/s) stays a small part of the call.
+bool counts_tokens(std::size_t original_bytes, const Response& r, const Config& cfg) {
+    return r.rewritten && cfg.stats_enabled && cfg.stats_count_tokens &&
+           original_bytes <= k_stats_token_max_bytes;
+}
+
+// Exact o200k counts of what the model would have read and what it reads instead; a count that
+// cannot be made is left out, never estimated.
 void count_tokens_for_stats(std::string_view original,
+                            std::string_view view,
                             const HostCut& req_cut,
-                            const Response& r,
-                            const Config& cfg,
                             RewriteRecord& rec) {
-    if (!r.rewritten || !cfg.stats_enabled || !cfg.stats_count_tokens ||
-        original.size() > k_stats_token_max_bytes)
-        return;
     auto in = tokenizer::count_tokens(original);
     if (!in) return;
-    auto out = tokenizer::count_tokens(r.view);
+    auto out = tokenizer::count_tokens(view);
     if (!out) return;
     rec.tokens_in = *in;
     rec.tokens_out = *out;
@@ -244,24 +247,7 @@ void count_tokens_for_stats(std::string_view original,
     }
 }
 
-} // namespace
-
-bool valid_namespace(std::string_view name) {
-    if (name.empty() || name.size() > 64 || name == "." || name == "..") return false;
-    for (char c : name)
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-' || c == '.'))
-            return false;
-    return true;
-}
-
-Mode effective_mode(const Request& req, const Config& cfg) {
-    const Mode m = req.mode.value_or(cfg.mode);
-    if (m != Mode::automatic) return m;
-    return req.exit_code && *req.exit_code == 0 ? Mode::concise : Mode::normal;
-}
-
-Response compress(const Request& req, const Config& cfg) noexcept {
+Response compress_and_record(const Request& req, const Config& cfg, StatsLater* later) noexcept {
     const auto start = std::chrono::steady_clock::now();
     Response r;
     try {
@@ -292,11 +278,69 @@ Response compress(const Request& req, const Config& cfg) noexcept {
                                            std::chrono::steady_clock::now() - start)
                                            .count());
         if (req.host_cut.known) rec.host_bytes = host_shown_bytes(req.host_cut, r.original_bytes);
-        count_tokens_for_stats(req.output, req.host_cut, r, cfg, rec);
-        log_rewrite(cfg, rec);
+        if (!counts_tokens(req.output.size(), r, cfg)) {
+            log_rewrite(cfg, rec);
+        } else if (later != nullptr) {
+            later->record = std::move(rec);
+            later->cut = req.host_cut;
+            later->due = true;
+        } else {
+            count_tokens_for_stats(req.output, r.view, req.host_cut, rec);
+            log_rewrite(cfg, rec);
+        }
     } catch (...) {
     }
     return r;
+}
+
+} // namespace
+
+bool valid_namespace(std::string_view name) {
+    if (name.empty() || name.size() > 64 || name == "." || name == "..") return false;
+    for (char c : name)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-' || c == '.'))
+            return false;
+    return true;
+}
+
+Mode effective_mode(const Request& req, const Config& cfg) {
+    const Mode m = req.mode.value_or(cfg.mode);
+    if (m != Mode::automatic) return m;
+    return req.exit_code && *req.exit_code == 0 ? Mode::concise : Mode::normal;
+}
+
+Response compress(const Request& req, const Config& cfg) noexcept {
+    return compress_and_record(req, cfg, nullptr);
+}
+
+Response compress(const Request& req, const Config& cfg, StatsLater& later) noexcept {
+    later.due = false;
+    return compress_and_record(req, cfg, &later);
+}
+
+void log_counted(const StatsLater& later,
+                 std::string_view original,
+                 std::string_view view,
+                 const Config& cfg) noexcept {
+    try {
+        RewriteRecord rec = later.record;
+        count_tokens_for_stats(original, view, later.cut, rec);
+        log_rewrite(cfg, rec);
+    } catch (...) {
+    }
+}
+
+void log_counted_after_exit(const StatsLater& later,
+                            std::string_view original,
+                            std::string_view view,
+                            const Config& cfg) noexcept {
+    if (!later.due) return;
+    // Enough for a 16 MiB original (k_stats_token_max_bytes) at a tenth of the usual speed.
+    constexpr unsigned k_count_seconds = 20;
+    auto count = [&] { log_counted(later, original, view, cfg); };
+    UniqueFd hold = hold_stats_pending(cfg);
+    if (!hold.ok() || !run_detached(count, k_count_seconds)) count();
 }
 
 } // namespace sutra::core

@@ -209,8 +209,14 @@ private:
         Config cfg = m_cfg;
         if (r.exit_code == 0 && m_spec.max_view_bytes_on_success > 0)
             cfg.max_view_bytes = m_spec.max_view_bytes_on_success;
-        const Response resp = compress(req, cfg);
+        StatsLater later;
+        const Response resp = m_spec.count_later ? compress(req, cfg, later) : compress(req, cfg);
         r.view = std::string(view_of(resp, m_window));
+        if (later.due) {
+            r.counts.stats = std::move(later);
+            r.counts.view = resp.view;
+            r.counts.original = std::move(m_window); // read no more after this
+        }
         r.rewritten = resp.rewritten;
         r.id = resp.id;
         r.retained_bytes = resp.retained ? m_total : 0;

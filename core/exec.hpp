@@ -8,6 +8,7 @@
 // store that cannot be written never costs the output (docs/exec.md). Front ends only
 // translate: they fill an ExecRequest and print or wrap the ExecResult.
 
+#include "core/compress.hpp"
 #include "core/config.hpp"
 #include "core/exec/exec_process.hpp"
 #include "core/request.hpp"
@@ -57,6 +58,10 @@ struct ExecRequest {
     /// the failing one's), for the stats log (core/host_cut.hpp).
     HostCut host_cut;
     HostCut host_cut_on_success;
+    /// Leave a rewrite's token counts for the stats log in ExecResult::counts instead of
+    /// counting before the result: the CLI counts once the view is printed
+    /// (log_counted_after_exit); the MCP server, a process that goes on, does not ask.
+    bool count_later = false;
 };
 
 struct ExecElision {
@@ -84,6 +89,13 @@ struct ExecResult {
     bool timed_out = false;  ///< killed for running past ExecRequest::timeout_seconds
     /// A signal sutra received during the run and passed on to the command; 0 when none.
     int received_signal = 0;
+    /// With ExecRequest::count_later: the record still to be counted (counts.due), with the
+    /// output and the view it counts.
+    struct Counts {
+        StatsLater stats;
+        std::string original;
+        std::string view;
+    } counts;
 };
 
 /// Runs the command to completion. Never throws.

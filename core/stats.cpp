@@ -1,6 +1,7 @@
 #include "core/stats.hpp"
 
 #include "core/stats_command.hpp"
+#include "core/util/json_fast.hpp"
 #include "core/util/posix_io.hpp"
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <map>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -22,6 +24,7 @@ namespace sutra::core {
 namespace {
 
 constexpr std::string_view k_log_name = "stats.jsonl";
+constexpr const char* k_pending_name = "stats.pending";
 // The log rotates at stats_max_bytes, so a report needs little; this only bounds a runaway file.
 constexpr std::size_t k_max_report_read = 64u << 20;
 constexpr int k_bar_width = 20;
@@ -70,7 +73,7 @@ void append_line(const Config& config, const std::string& line, MakeDir make = M
 
 std::string to_line(const nlohmann::ordered_json& record) {
     // Replace invalid UTF-8 (a host's odd tool name) rather than throw.
-    return record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return dump_json_fast(record) + "\n";
 }
 
 // Bounded, O_NOFOLLOW read of one log file in the checked store directory; empty when missing,
@@ -83,6 +86,31 @@ std::string read_log(int dirfd, const std::string& name) {
     if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid())
         read_bounded(fd.get(), k_max_report_read, text);
     return text;
+}
+
+// The lock file of hold_stats_pending, checked as the log is: a symlink, FIFO, foreign or
+// hard-linked file at its name is never locked or waited on.
+UniqueFd open_pending(int dfd, bool create) {
+    const int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0);
+    UniqueFd fd(::openat(dfd, k_pending_name, flags, 0600));
+    struct stat st {};
+    if (!fd.ok() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+        st.st_uid != ::geteuid())
+        return {};
+    return fd;
+}
+
+// Waits, bounded, until no record is being counted: an exclusive lock succeeds only once every
+// shared hold is gone. A hold that outlives the bound is read past (the report misses a record).
+void wait_for_pending(int dfd) {
+    UniqueFd fd = open_pending(dfd, false);
+    if (!fd.ok()) return;
+    constexpr int k_step_us = 2000;
+    for (int waited = 0; waited < k_stats_pending_wait_ms * 1000; waited += k_step_us) {
+        if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) return; // released with fd
+        if (errno != EWOULDBLOCK && errno != EINTR) return;
+        ::usleep(k_step_us);
+    }
 }
 
 struct Totals {
@@ -427,6 +455,18 @@ void log_rewrite(const Config& config, const RewriteRecord& record) noexcept {
     }
 }
 
+UniqueFd hold_stats_pending(const Config& config) noexcept {
+    try {
+        if (!config.stats_enabled) return {};
+        auto dir = make_private_dir(resolve_store_dir(config));
+        if (!dir) return {};
+        UniqueFd fd = open_pending(dir->get(), true);
+        if (fd.ok() && ::flock(fd.get(), LOCK_SH | LOCK_NB) == 0) return fd;
+    } catch (...) {
+    }
+    return {};
+}
+
 void log_restore(const Config& config, std::string_view outcome) noexcept {
     if (!config.stats_enabled) return;
     try {
@@ -454,6 +494,7 @@ namespace {
 Aggregate read_aggregate(const Config& config, const StatsQuery& query, std::string& refused) {
     Aggregate agg;
     if (auto dir = open_private_dir(resolve_store_dir(config))) {
+        wait_for_pending(dir->get());
         const std::string name(k_log_name);
         add_log(agg, read_log(dir->get(), name + ".1"), query);
         add_log(agg, read_log(dir->get(), name), query);

@@ -3,6 +3,7 @@
 // store (stats.jsonl), 0600, opened O_NOFOLLOW, rotated to stats.jsonl.1 past a size.
 
 #include "core/config.hpp"
+#include "core/util/posix_io.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -65,6 +66,15 @@ std::string statusline_text(const Config& config, std::string_view session);
 
 /// Appends a rewrite record. Never throws; a failure to log is ignored.
 void log_rewrite(const Config& config, const RewriteRecord& record) noexcept;
+
+/// A hold on the stats log for a record still being counted after its call answered (the hook
+/// counts in a detached child, host/dispatch/sutra_host_main.cpp). Readers of the log wait for
+/// every hold to go (at most k_stats_pending_wait_ms), so a report made once a call has returned
+/// includes that call. A shared flock on `stats.pending` beside the log, released when the last
+/// descriptor to it closes: a child that inherits it keeps it after its parent exits. Not ok
+/// when the lock cannot be taken at once (the caller then counts before it answers).
+UniqueFd hold_stats_pending(const Config& config) noexcept;
+inline constexpr int k_stats_pending_wait_ms = 3000;
 
 /// Appends a restore record ("ok", "expired", "not_found", "corrupt", "bad_range", …).
 void log_restore(const Config& config, std::string_view outcome) noexcept;

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -311,6 +312,89 @@ TEST_F(StatsTest, CompressRecordsExactTokenCounts) {
     ASSERT_TRUE(compress(req, m_config).rewritten);
     auto last = nlohmann::json::parse(read_lines(log()).back());
     EXPECT_FALSE(last.contains("tokens_in"));
+}
+
+// The hook counts after its answer (StatsLater, log_counted): over many outputs, with and without
+// the host's cut, the record it logs is the one compress alone logs, time aside.
+TEST_F(StatsTest, ARecordCountedAfterTheAnswerIsTheOneCompressLogs) {
+    if (!tokenizer::has_rank_data()) GTEST_SKIP() << "this build has no o200k rank data";
+    auto without_time = [](const std::string& line) {
+        auto j = nlohmann::json::parse(line);
+        j.erase("us");
+        return j;
+    };
+    std::size_t due = 0;
+    for (unsigned seed = 1; seed <= 16; ++seed) {
+        std::mt19937 rng(seed);
+        const std::string text = test::random_log(rng, 20 + seed * 90);
+        Request req;
+        req.output = text;
+        req.host = "claude";
+        req.session = "S" + std::to_string(seed);
+        if (seed % 2 == 0) req.host_cut = *parse_host_cut("30000:2048:0");
+        SCOPED_TRACE(seed);
+        const Response now = compress(req, m_config);
+        const auto logged = read_lines(log());
+        StatsLater later;
+        const Response answered = compress(req, m_config, later);
+        EXPECT_EQ(answered.view, now.view);
+        // Only a record to be counted waits; any other is logged at once, as by compress.
+        EXPECT_EQ(later.due, now.rewritten);
+        EXPECT_EQ(read_lines(log()).size(), logged.size() + (later.due ? 0 : 1));
+        if (later.due) {
+            ++due;
+            log_counted(later, text, answered.view, m_config);
+            EXPECT_TRUE(without_time(read_lines(log()).back()).contains("tokens_in"));
+        }
+        EXPECT_EQ(without_time(read_lines(log()).back()), without_time(logged.back()));
+    }
+    EXPECT_GT(due, 8u);
+}
+
+// A report made while a record is still being counted (a hook's detached child holds the
+// pending lock) waits for it, so a call that has returned is always in the report.
+TEST_F(StatsTest, AReportWaitsForARecordStillBeingCounted) {
+    log_rewrite(m_config, record("Bash", "build-log", 1000, 100));
+    UniqueFd hold = hold_stats_pending(m_config);
+    ASSERT_TRUE(hold.ok());
+    std::thread counter([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        log_rewrite(m_config, record("Grep", "listing", 500, 50));
+        hold.reset();
+    });
+    StatsQuery q;
+    q.format = StatsQuery::Format::json;
+    const auto j = nlohmann::json::parse(stats_report(m_config, q));
+    counter.join();
+    EXPECT_EQ(j["total"]["calls"], 2) << j.dump();
+    EXPECT_TRUE(j["tools"].contains("Grep")) << j.dump();
+    // Holds are shared: two counters at once, and the report waits for both.
+    UniqueFd first = hold_stats_pending(m_config), second = hold_stats_pending(m_config);
+    EXPECT_TRUE(first.ok() && second.ok());
+}
+
+// The pending lock is a file beside the log and is checked as the log is: a symlink or a FIFO
+// at its name is never locked, followed or waited on (the hook then counts before it answers).
+TEST_F(StatsTest, APendingLockIsNeverTakenThroughALinkOrAFifo) {
+    log_rewrite(m_config, record("Bash", "build-log", 1000, 100));
+    const fs::path pending = fs::path(m_config.store_dir) / "stats.pending";
+    const fs::path victim = m_root / "victim";
+    std::ofstream(victim) << "precious";
+    fs::create_symlink(victim, pending);
+    EXPECT_FALSE(hold_stats_pending(m_config).ok());
+    EXPECT_THAT(stats_report(m_config, false), HasSubstr("Bash"));
+    EXPECT_EQ(read_file(victim), "precious");
+    fs::remove(pending);
+    ASSERT_EQ(::mkfifo(pending.c_str(), 0600), 0);
+    EXPECT_FALSE(hold_stats_pending(m_config).ok());
+    EXPECT_THAT(stats_report(m_config, false), HasSubstr("Bash"));
+    fs::remove(pending);
+    UniqueFd hold = hold_stats_pending(m_config);
+    ASSERT_TRUE(hold.ok());
+    struct stat st {};
+    ASSERT_EQ(::lstat(pending.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISREG(st.st_mode));
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
 }
 
 // The host's own cut (core/host_cut.hpp) over many sizes: the shown text is the head and the tail

@@ -4,6 +4,7 @@
 // long output runs in bounded memory (peak RSS from GNU time).
 
 #include "core/store/store.hpp"
+#include "core/tokenizer/tokenizer.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 #include <spawn.h>
 #include <sstream>
 #include <string>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
@@ -339,6 +341,13 @@ TEST_F(ExecFixture, TheStatsRecordCountsAgainstTheHostsCutForItsExitStatus) {
         "exec",         "--host-cut", "10000:5000:5000:30000", "--host-cut-on-success",
         "30000:2048:0", "--sh"};
     auto last_record = [&] {
+        // `sutra exec` counts tokens after it exits, holding the pending lock till the record is
+        // written: wait for it as every reader does.
+        if (const int fd = ::open((store_dir() + "/stats.pending").c_str(), O_RDONLY | O_CLOEXEC);
+            fd >= 0) {
+            ::flock(fd, LOCK_EX);
+            ::close(fd);
+        }
         std::istringstream log(test::read_file(store_dir() + "/stats.jsonl"));
         std::string line, last;
         while (std::getline(log, line))
@@ -367,6 +376,26 @@ TEST_F(ExecFixture, TheStatsRecordCountsAgainstTheHostsCutForItsExitStatus) {
     EXPECT_FALSE(last_record().contains("host_bytes"));
     for (const char* bad : {"1:2", "a:1:2", "1:2:3:4:5"})
         EXPECT_EQ(run({"exec", "--host-cut", bad, "--", "true"}).exit_code, 2) << bad;
+}
+
+// `sutra exec` prints its view and exits first, and counts the stats' tokens in a detached child
+// after: a report made as soon as it has exited still has every run, counted exactly, once each.
+TEST_F(ExecFixture, ItsTokenCountsAreMadeAfterItExitsAndReportedOnceItHas) {
+    if (!core::tokenizer::has_rank_data()) GTEST_SKIP() << "this build has no o200k rank data";
+    stats = true;
+    std::string seq;
+    for (int i = 1; i <= 20000; ++i) seq += std::to_string(i) + "\n";
+    const auto exact = *core::tokenizer::count_tokens(seq);
+    for (int run_no = 1; run_no <= 3; ++run_no) {
+        const Outcome o = run({"exec", "--sh", "seq 1 20000; exit 2"});
+        EXPECT_EQ(o.exit_code, 2);
+        const Outcome report = run({"stats", "--json"});
+        const auto total = nlohmann::json::parse(report.out)["total"];
+        SCOPED_TRACE(run_no);
+        EXPECT_EQ(total["calls"], run_no) << report.out;
+        EXPECT_EQ(total["token_counted"], run_no) << report.out;
+        EXPECT_EQ(total["tokens_in"], exact * static_cast<std::size_t>(run_no)) << report.out;
+    }
 }
 
 TEST_F(ExecFixture, AStreamedRunRestoresExactly) {

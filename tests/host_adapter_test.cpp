@@ -270,5 +270,37 @@ TEST_F(AdapterTest, CodexPassesRestoreAndOtherTools) {
     EXPECT_EQ(run("codex", mcp.dump()), "");
 }
 
+// `sutra-host` answers first and counts the stats' tokens in a detached child after (its host
+// waits for its exit). A report made as soon as the hook has exited still has every call, with
+// exact counts, once each; and the answer is the one the in-process call gives.
+TEST_F(AdapterTest, TheHooksStatsRecordIsCountedAfterItsAnswerAndReportedOnceItExits) {
+    box.env.set("SUTRA_STATS", "1");
+    const std::string log = build_log(1200);
+    test::write_file(box.dir.path + "/payload.json", bash_payload(log).dump());
+    const std::string in_process = run("claude", bash_payload(log).dump());
+    ASSERT_FALSE(in_process.empty());
+    const std::string in_process_log = test::read_file(box.dir.path + "/store/stats.jsonl");
+    const json first = json::parse(in_process_log);
+    ASSERT_TRUE(first.contains("tokens_in")) << in_process_log; // this build counts tokens
+    for (int call = 1; call <= 4; ++call) {
+        int status = -1;
+        const std::string out =
+            test::run_command(std::string(SUTRA_HOST_BINARY) + " --adapter claude < '" +
+                                  box.dir.path + "/payload.json' 2>/dev/null",
+                              &status);
+        EXPECT_EQ(status, 0);
+        EXPECT_EQ(out, in_process);
+        const json report =
+            json::parse(test::run_command(std::string(SUTRA_BINARY) + " stats --json"));
+        SCOPED_TRACE(call);
+        EXPECT_EQ(report["total"]["calls"], call + 1) << report.dump();
+        EXPECT_EQ(report["total"]["token_counted"], call + 1) << report.dump();
+        EXPECT_EQ(report["total"]["tokens_in"],
+                  first["tokens_in"].get<std::uint64_t>() * (call + 1));
+        EXPECT_EQ(report["total"]["tokens_out"],
+                  first["tokens_out"].get<std::uint64_t>() * (call + 1));
+    }
+}
+
 } // namespace
 } // namespace sutra::host

@@ -1,10 +1,12 @@
 // `sutra exec`: runs a command and prints the compressed view of its output, passing its exit
 // status through. The work is in core/exec.cpp (core::exec); this file reads options and prints.
 
+#include "core/compress.hpp"
 #include "core/config.hpp"
 #include "core/exec.hpp"
 #include "core/outline/outline.hpp"
 #include "core/stats.hpp"
+#include "core/util/json_fast.hpp"
 #include "core/util/posix_io.hpp"
 #include "host/cli/cli.hpp"
 #include "host/response_json.hpp"
@@ -46,7 +48,7 @@ std::string json_text(const core::ExecResult& r) {
     if (r.signal <= 0) out["signal"] = nullptr;
     if (!r.note.empty()) out["note"] = r.note;
     // JSON cannot carry invalid UTF-8; such bytes are replaced in this form only.
-    return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return core::dump_json_fast(out) + "\n";
 }
 
 } // namespace
@@ -192,6 +194,7 @@ int cmd_exec(const Args& args) {
             return core::write_all(STDOUT_FILENO, bytes);
         };
 
+    spec.count_later = true;
     const core::ExecResult r = core::exec(spec, *config);
     if (!r.spawned) {
         print_error("exec: " + r.spawn_error);
@@ -206,6 +209,7 @@ int cmd_exec(const Args& args) {
         const std::string line = core::status_line(r.exit_code, r.signal);
         if (!line.empty()) std::fprintf(stderr, "sutra: %s\n", line.c_str());
     }
+    core::log_counted_after_exit(r.counts.stats, r.counts.original, r.counts.view, *config);
     return r.exit_code;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/compress.hpp"
 #include "core/config.hpp"
+#include "core/util/json_fast.hpp"
 #include "core/util/json_nesting.hpp"
 #include "core/util/read_file.hpp"
 #include "core/util/utf8.hpp"
@@ -93,7 +94,10 @@ std::expected<std::string, std::string> read_persisted_output(const std::string&
 
 namespace {
 
-std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, std::string& why) {
+std::string run_hook_unchecked(const Plugin& plugin,
+                               std::string_view payload,
+                               std::string& why,
+                               HookAfter* after) {
     // A module that copies a tree nested past the limit would overflow the stack: such a
     // payload never reaches one, whatever its adapter does with it.
     if (!core::json_nesting_within(payload)) {
@@ -188,7 +192,9 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
             req.route.tool = r->value("tool", req.route.tool);
         }
     }
-    const core::Response res = core::compress(req, *config);
+    core::StatsLater later;
+    core::Response res =
+        after != nullptr ? core::compress(req, *config, later) : core::compress(req, *config);
     if (!res.rewritten) {
         why = "core passes: " + res.passthrough;
         return {};
@@ -198,8 +204,14 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
                    {"original_bytes", res.original_bytes},
                    {"id", res.id ? json(*res.id) : json(nullptr)}};
     if (const auto c = decoded.find("context"); c != decoded.end()) result["context"] = *c;
-    const auto encoded =
-        plugin.encode(payload, result.dump(-1, ' ', false, json::error_handler_t::replace));
+    const auto encoded = plugin.encode(payload, core::dump_json_fast(result));
+    // The record is logged whatever encode answers, as compress alone would have logged it.
+    if (after != nullptr && later.due) {
+        after->stats = std::move(later);
+        after->original = std::move(output);
+        after->view = std::move(res.view);
+        after->config = std::move(*config);
+    }
     if (!encoded) {
         why = "encode failed";
         return {};
@@ -212,7 +224,19 @@ std::string run_hook_unchecked(const Plugin& plugin, std::string_view payload, s
 
 std::string run_hook(const Plugin& plugin, std::string_view payload, std::string& why) {
     try {
-        return run_hook_unchecked(plugin, payload, why);
+        return run_hook_unchecked(plugin, payload, why, nullptr);
+    } catch (const std::exception& e) {
+        why = std::string("error: ") + e.what();
+    } catch (...) {
+        why = "unknown error";
+    }
+    return {};
+}
+
+std::string
+run_hook(const Plugin& plugin, std::string_view payload, std::string& why, HookAfter& after) {
+    try {
+        return run_hook_unchecked(plugin, payload, why, &after);
     } catch (const std::exception& e) {
         why = std::string("error: ") + e.what();
     } catch (...) {

@@ -5,6 +5,9 @@
 // run_sample), so it checks what the host will really run. Fail open: every error yields ""
 // (print nothing), with the reason in `why`.
 
+#include "core/compress.hpp"
+#include "core/config.hpp"
+
 #include <cstdint>
 #include <expected>
 #include <string>
@@ -41,5 +44,19 @@ read_persisted_output(const std::string& path,
 /// answer when decode says "respond" (Claude Code's PreToolUse rewrite). Returns the bytes to
 /// print; "" means pass through, and `why` then says why (for SUTRA_DEBUG).
 std::string run_hook(const Plugin& plugin, std::string_view payload, std::string& why);
+
+/// What a hook call leaves to do once its answer is out: a rewrite's exact token counts for the
+/// stats log (core::log_counted), with the texts and configuration they come from.
+struct HookAfter {
+    core::StatsLater stats; ///< stats.due: the counts are still to be made
+    std::string original;
+    std::string view;
+    core::Config config;
+};
+
+/// As run_hook, but a rewrite's token counts are left in `after` instead of being made before
+/// the answer (`sutra-host` makes them once the answer is written).
+std::string
+run_hook(const Plugin& plugin, std::string_view payload, std::string& why, HookAfter& after);
 
 } // namespace sutra::host
