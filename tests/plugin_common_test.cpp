@@ -225,6 +225,32 @@ TEST_F(TempDir, ReadTextTellsAbsentFromUnreadable) {
     EXPECT_THROW(common::read_text(dir.string()), std::runtime_error);
 }
 
+// map_text (the hook's read of .claude.json) gives read_text's bytes and answers, for files of
+// every size around the page size, and refuses what read_text refuses without blocking.
+TEST_F(TempDir, MapTextGivesReadTextsBytesAndRefusesTheSame) {
+    EXPECT_FALSE(common::map_text((dir / "none").string()).has_value());
+    std::mt19937 rng(5);
+    for (std::size_t size : {0u, 1u, 4095u, 4096u, 4097u, 65536u, 1000003u}) {
+        std::string bytes(size, '\0');
+        for (char& c : bytes) c = static_cast<char>(rng());
+        put(dir / "f", bytes);
+        const auto mapped = common::map_text((dir / "f").string());
+        ASSERT_TRUE(mapped.has_value()) << size;
+        EXPECT_TRUE(mapped->text() == bytes) << size;
+        EXPECT_EQ(mapped->text(), *common::read_text((dir / "f").string())) << size;
+    }
+    EXPECT_THROW(common::map_text(dir.string()), std::runtime_error);
+    const fs::path fifo = dir / "fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_THROW(common::map_text(fifo.string()), std::runtime_error);
+    EXPECT_THROW(common::map_text("/dev/zero"), std::runtime_error);
+    // Moved, the map is released once.
+    put(dir / "g", "moved");
+    auto a = common::map_text((dir / "g").string());
+    common::MappedText b = std::move(*a);
+    EXPECT_EQ(b.text(), "moved");
+}
+
 TEST_F(TempDir, WriteAtomicKeepsModeAndLeavesNoTempFile) {
     const fs::path f = dir / "settings.json";
     put(f, "old");

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace sutra::core {
@@ -74,12 +75,32 @@ inline std::string real_path_of(int fd) {
     return real;
 }
 
-/// Reads `path` under `rules` (see the top of this file).
-inline std::expected<std::string, FileError> read_file(const std::string& path,
-                                                       const ReadRules& rules) {
+/// A descriptor opened and checked under read rules, and the size fstat gave; closed with it.
+struct CheckedFile {
+    int fd = -1;
+    std::uint64_t size = 0;
+    CheckedFile(int f, std::uint64_t n) : fd(f), size(n) {}
+    CheckedFile(CheckedFile&& o) noexcept : fd(std::exchange(o.fd, -1)), size(o.size) {}
+    CheckedFile(const CheckedFile&) = delete;
+    CheckedFile& operator=(const CheckedFile&) = delete;
+    CheckedFile& operator=(CheckedFile&&) = delete;
+    ~CheckedFile() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+inline std::unexpected<FileError> file_error(
+    const std::string& path, FileProblem problem, int err, std::uint64_t size, std::string why) {
+    std::string message = path + ": " + why;
+    return std::unexpected(FileError{problem, err, size, std::move(why), std::move(message)});
+}
+
+/// Opens `path` and checks the descriptor under `rules` (see the top of this file): every check
+/// but the read itself, for a caller that reads the bytes its own way (read_file, or a map).
+inline std::expected<CheckedFile, FileError> open_checked(const std::string& path,
+                                                          const ReadRules& rules) {
     auto fail = [&](FileProblem problem, int err, std::uint64_t size, std::string why) {
-        std::string message = path + ": " + why;
-        return std::unexpected(FileError{problem, err, size, std::move(why), std::move(message)});
+        return file_error(path, problem, err, size, std::move(why));
     };
     const int flags =
         O_RDONLY | O_CLOEXEC | O_NONBLOCK | (rules.links == Links::refuse ? O_NOFOLLOW : 0);
@@ -92,10 +113,7 @@ inline std::expected<std::string, FileError> read_file(const std::string& path,
             return fail(FileProblem::not_regular, err, 0, "a symlink; refusing to follow it");
         return fail(FileProblem::io, err, 0, std::strerror(err));
     }
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
+    CheckedFile file(fd, 0);
     struct stat st {};
     if (::fstat(fd, &st) != 0) return fail(FileProblem::io, errno, 0, std::strerror(errno));
     if (!S_ISREG(st.st_mode)) return fail(FileProblem::not_regular, 0, 0, "not a regular file");
@@ -114,11 +132,24 @@ inline std::expected<std::string, FileError> read_file(const std::string& path,
     if (rules.check)
         if (std::string why = rules.check(st); !why.empty())
             return fail(FileProblem::refused, 0, 0, std::move(why));
-    const auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size > rules.limit)
-        return fail(FileProblem::too_large, 0, size,
-                    std::to_string(size) + " bytes, over the " + std::to_string(rules.limit) +
+    file.size = static_cast<std::uint64_t>(st.st_size);
+    if (file.size > rules.limit)
+        return fail(FileProblem::too_large, 0, file.size,
+                    std::to_string(file.size) + " bytes, over the " + std::to_string(rules.limit) +
                         "-byte limit");
+    return file;
+}
+
+/// Reads `path` under `rules` (see the top of this file).
+inline std::expected<std::string, FileError> read_file(const std::string& path,
+                                                       const ReadRules& rules) {
+    auto file = open_checked(path, rules);
+    if (!file) return std::unexpected(std::move(file.error()));
+    const int fd = file->fd;
+    const std::uint64_t size = file->size;
+    auto fail = [&](FileProblem problem, int err, std::uint64_t n, std::string why) {
+        return file_error(path, problem, err, n, std::move(why));
+    };
     // Read in chunks, one byte past the limit to tell a file that grew while being read; room
     // for the size fstat gave up front, so a large file is not copied as the string grows.
     std::string out;

@@ -107,25 +107,28 @@ bool is_our_entry(const common::ojson& e) {
 std::optional<common::ojson> registered_mcp(const std::string& cwd) {
     const std::string path = mcp_config_path();
     if (path.empty()) return std::nullopt;
-    const auto text = common::read_text(path);
+    // Mapped, not copied: the file is read on every call (common::map_text).
+    const auto mapped = common::map_text(path);
+    if (!mapped) return std::nullopt;
+    const std::string_view text = mapped->text();
     // Most hook calls find no sutra entry at all: skip parsing a large file for them.
     const auto holds = [&](std::string_view word) {
-        return ::memmem(text->data(), text->size(), word.data(), word.size()) != nullptr;
+        return ::memmem(text.data(), text.size(), word.data(), word.size()) != nullptr;
     };
-    if (!text || !holds("\"sutra\"")) return std::nullopt;
+    if (text.empty() || !holds("\"sutra\"")) return std::nullopt;
     const auto parsed = [](std::optional<std::string_view> member) {
         return member ? sutra::core::parse_within_nesting<common::ojson>(
                             *member, sutra::core::k_max_config_nesting)
                       : common::ojson();
     };
-    const common::ojson servers = parsed(common::json_member_text(*text, "mcpServers"));
+    const common::ojson servers = parsed(common::json_member_text(text, "mcpServers"));
     if (!servers.is_object()) return std::nullopt;
     const auto e = servers.find(common::k_mcp_name);
     if (e == servers.end() || !common::is_sutra_program(entry_command(*e))) return std::nullopt;
     // The host writes the file with JSON.stringify, which escapes no letter of a key: without
     // the word, no project disables a server.
     if (cwd.empty() || !holds("\"disabledMcpServers\"")) return *e;
-    const auto projects = common::json_member_text(*text, "projects");
+    const auto projects = common::json_member_text(text, "projects");
     const common::ojson project =
         parsed(projects ? common::json_member_text(*projects, cwd) : std::nullopt);
     if (project.is_object() && project.contains("disabledMcpServers") &&
@@ -381,7 +384,7 @@ std::string decode_payload(std::string_view payload) {
             out["read_file"] = {{"path", pp->get<std::string>()},
                                 {"size", size->get<std::uint64_t>()},
                                 {"allowed_dir", dir}};
-            return out.dump();
+            return sutra::core::dump_json_fast(out);
         }
         std::string text = (*resp)["stdout"].get<std::string>();
         // The host shows stderr after stdout; compress them as the model would read them.
@@ -391,26 +394,26 @@ std::string decode_payload(std::string_view payload) {
             text += err->get<std::string>();
         }
         out["output"] = std::move(text);
-        return out.dump();
+        return sutra::core::dump_json_fast(out);
     }
     if (tool == "Grep") {
         if (!resp->is_object() || resp->value("mode", std::string()) != "content" ||
             !resp->contains("content") || !(*resp)["content"].is_string())
             return common::pass("Grep without content");
         out["output"] = (*resp)["content"];
-        return out.dump();
+        return sutra::core::dump_json_fast(out);
     }
     if (tool.rfind("mcp__", 0) == 0) {
         if (tool.rfind("mcp__sutra__", 0) == 0) return common::pass("sutra's own tool");
         if (resp->is_string()) {
             out["output"] = *resp;
-            return out.dump();
+            return sutra::core::dump_json_fast(out);
         }
         if (resp->is_array() && resp->size() == 1 && (*resp)[0].is_object() &&
             (*resp)[0].value("type", std::string()) == "text" && (*resp)[0].contains("text") &&
             (*resp)[0]["text"].is_string()) {
             out["output"] = (*resp)[0]["text"];
-            return out.dump();
+            return sutra::core::dump_json_fast(out);
         }
         return common::pass("MCP result not a single text block");
     }
@@ -446,7 +449,7 @@ std::string encode_result(std::string_view payload, std::string_view result_text
     }
     json out = {{"hookSpecificOutput",
                  {{"hookEventName", "PostToolUse"}, {"updatedToolOutput", replacement}}}};
-    return out.dump(-1, ' ', false, json::error_handler_t::replace);
+    return sutra::core::dump_json_fast(out);
 }
 
 common::HookSpec hook_spec(const std::string& host_program) {

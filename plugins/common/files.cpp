@@ -13,8 +13,10 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <stdexcept>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace sutra::plugins::common {
 
@@ -23,17 +25,60 @@ namespace fs = std::filesystem;
 // Far above any settings or config file a host writes.
 constexpr std::size_t k_max_text_bytes = 64u << 20;
 
+namespace {
+
+// read_text's and map_text's answer to a file they may not read: absent is nullopt (returned by
+// the caller), anything else throws.
+[[noreturn]] void refuse(const std::string& path, const core::FileError& e) {
+    if (e.problem == core::FileProblem::too_large)
+        throw std::runtime_error(path + ": larger than 64 MiB");
+    throw std::runtime_error(
+        e.problem == core::FileProblem::not_regular ? path + ": not a regular file" : e.message);
+}
+
+bool absent(const core::FileError& e) {
+    return e.problem == core::FileProblem::absent && e.err == ENOENT;
+}
+
+} // namespace
+
 std::optional<std::string> read_text(const std::string& path) {
     // core/util/read_file.hpp's rule (header-only: the modules never link the core): a FIFO cannot
     // hold the open, only a regular file is read, and only so much.
     auto text = core::read_regular_file(path, k_max_text_bytes);
     if (text) return std::move(*text);
-    const core::FileError& e = text.error();
-    if (e.problem == core::FileProblem::absent && e.err == ENOENT) return std::nullopt;
-    if (e.problem == core::FileProblem::too_large)
-        throw std::runtime_error(path + ": larger than 64 MiB");
-    throw std::runtime_error(
-        e.problem == core::FileProblem::not_regular ? path + ": not a regular file" : e.message);
+    if (absent(text.error())) return std::nullopt;
+    refuse(path, text.error());
+}
+
+MappedText::MappedText(MappedText&& other) noexcept
+    : m_data(std::exchange(other.m_data, nullptr)), m_size(std::exchange(other.m_size, 0)) {}
+
+MappedText& MappedText::operator=(MappedText&& other) noexcept {
+    if (this != &other) {
+        if (m_data != nullptr) ::munmap(const_cast<void*>(m_data), m_size);
+        m_data = std::exchange(other.m_data, nullptr);
+        m_size = std::exchange(other.m_size, 0);
+    }
+    return *this;
+}
+
+MappedText::~MappedText() {
+    if (m_data != nullptr) ::munmap(const_cast<void*>(m_data), m_size);
+}
+
+std::optional<MappedText> map_text(const std::string& path) {
+    // The same open and checks as read_text (core::open_checked), then a map instead of a read.
+    auto file = core::open_checked(path, core::ReadRules{k_max_text_bytes});
+    if (!file) {
+        if (absent(file.error())) return std::nullopt;
+        refuse(path, file.error());
+    }
+    const auto size = static_cast<std::size_t>(file->size);
+    if (size == 0) return MappedText();
+    void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file->fd, 0);
+    if (data == MAP_FAILED) throw std::runtime_error(path + ": " + std::strerror(errno));
+    return MappedText(data, size);
 }
 
 namespace {

@@ -6,8 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 #include <vector>
 
@@ -18,6 +20,31 @@ using ojson = nlohmann::ordered_json;
 /// The file's bytes; nullopt when it does not exist. Throws on other errors, and for anything
 /// but a regular file of at most 64 MiB (a FIFO never blocks the call).
 std::optional<std::string> read_text(const std::string& path);
+
+/// A file's bytes mapped read-only, by read_text's rules (opened O_NONBLOCK, a regular file, at
+/// most 64 MiB), for a large file a hook reads on every call: Claude Code's `.claude.json` (8 MB
+/// after long use). Copying it into a buffer, with that buffer's page faults, was a third of the
+/// call (15 ms -> 9-10 ms per call, docs/benchmark.md, session 17). A file truncated while
+/// mapped faults (SIGBUS) on a read past its new end; `sutra-host` then ends quietly, which is a
+/// pass-through.
+class MappedText {
+public:
+    MappedText() = default;
+    MappedText(const void* data, std::size_t size) : m_data(data), m_size(size) {}
+    MappedText(MappedText&& other) noexcept;
+    MappedText& operator=(MappedText&& other) noexcept;
+    MappedText(const MappedText&) = delete;
+    MappedText& operator=(const MappedText&) = delete;
+    ~MappedText();
+    std::string_view text() const { return {static_cast<const char*>(m_data), m_size}; }
+
+private:
+    const void* m_data = nullptr; ///< null for an empty file
+    std::size_t m_size = 0;
+};
+
+/// The file mapped (MappedText); nullopt when it does not exist. Throws as read_text does.
+std::optional<MappedText> map_text(const std::string& path);
 
 /// Writes via a temporary file and rename, keeping `mode`; creates the parent folder. Errors
 /// name `path`, never the temporary file.
