@@ -333,6 +333,42 @@ TEST(JsonCeiling, ErrorRecordsKeepWhatAndWhereWhenWholeOnesDoNotFit) {
     }
 }
 
+// The language server protocol's spelling of where (pyright --outputjson: "range": {"start":
+// {"line": 12, "character": 11}, …}) is a record's place: before, every record shown had its
+// range folded into a marker member no shorter than the range.
+TEST(JsonCeiling, ErrorRecordsKeepTheirRange) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(29);
+    const std::size_t n = 700;
+    std::string doc = "{\"version\":\"1.1.414\",\"generalDiagnostics\":[";
+    std::vector<std::string> places;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0) doc += ",";
+        const std::string line = std::to_string(rng() % 4000), col = std::to_string(rng() % 99);
+        places.push_back("\"range\":{\"start\":{\"line\":" + line + ",\"character\":" + col +
+                         "},\"end\":{\"line\":" + line + ",\"character\":" + col + "}}");
+        doc += "{\"file\":\"/p/pkg/mod" + std::to_string(i) +
+               ".py\",\"severity\":\"error\",\"message\":\"Type \\\"float\\\" is not "
+               "assignable to return type \\\"int\\\"\",\"fingerprint\":\"" +
+               std::to_string(rng()) + std::to_string(rng()) + "\"," + places.back() +
+               ",\"rule\":\"reportReturnType\"}";
+    }
+    doc += "],\"summary\":{\"errorCount\":" + std::to_string(n) + "}}";
+    ASSERT_GT(doc.size(), c.max_view_bytes);
+    const Response r = run(doc, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    const ordered_json view = check_json_view(doc, 0, r, c);
+    ASSERT_TRUE(view.is_object());
+    std::size_t shown = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (r.view.find("/p/pkg/mod" + std::to_string(i) + ".py\"") == std::string::npos) continue;
+        ++shown;
+        EXPECT_NE(r.view.find(places[i]), std::string::npos) << "record " << i;
+    }
+    EXPECT_GT(shown, n / 4); // as many as fit, each with its place
+}
+
 // eslint's output as agents capture it: a warning on stderr, then the JSON on one line.
 TEST(JsonCeiling, JsonAfterTextIsRewrittenInPlace) {
     TempDir dir;

@@ -81,6 +81,11 @@ bool reference_inside_name(const std::string& s, std::size_t p, std::size_t len)
     if (at > 256 || token.size() - (at + len) > 256) return true; // a blob, not a message
     auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
     if (token.size() > 1 && token[0] == '-' && (letter(token[1]) || token[1] == '-')) return true;
+    // A line's first token of letters and slashes ending with a colon is a label.
+    const bool first = s.find_first_not_of(" \t") == a;
+    if (first && token.size() > 1 && token.back() == ':' &&
+        std::all_of(token.begin(), token.end() - 1, [&](char c) { return letter(c) || c == '/'; }))
+        return false;
     if (token.find('/') != std::string::npos) return true;
     std::size_t e = at + len;
     while (e < token.size() && letter(token[e])) ++e;
@@ -121,6 +126,11 @@ Level reference_level(std::string_view line, const std::vector<std::string>& ext
         const std::string word(w.text);
         for (std::size_t at = lower.find(word); at != std::string::npos;
              at = lower.find(word, at + 1)) {
+            if (w.lead) {
+                // A mark: only as the line's first, after its blanks.
+                if (line.find_first_not_of(" \t") == at) best = std::max(best, w.level);
+                continue;
+            }
             if (w.tag) {
                 // A tag: the original bytes in capitals, no letter, digit or '_' either side.
                 auto word_byte = [](char c) {

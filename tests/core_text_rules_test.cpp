@@ -5,6 +5,8 @@
 
 #include "core/compress.hpp"
 #include "core/restore.hpp"
+#include "core/rewrite/classify.hpp"
+#include "core/rewrite/lines.hpp"
 #include "core/rewrite/text_rewrite.hpp"
 #include "core/store/store.hpp"
 #include "tests/test_util.hpp"
@@ -1112,6 +1114,142 @@ TEST(TextRules, ErrorsThatDoNotFitAreListedByOneCall) {
         for (std::size_t i = 0; i < errors.size(); ++i) ASSERT_EQ(listed[i], errors[i]) << round;
         EXPECT_EQ(listed.back(), "Found " + std::to_string(count) + " errors.");
     }
+}
+
+// Test runners' failures, each with what tells it apart: phpunit's numbered title over its error
+// and the places listed alone after it; rspec's `Failure/Error:` label (a slash, yet no path);
+// vitest's `×` mark among `✓` lines and its `❯ file:line:col` frame; go test -v's located
+// message above its `--- FAIL:` verdict and a panic's first frame in the program. Before, these
+// were hidden (phpunit's 8.8 KB run showed 41 of 50 failures without their test's name).
+TEST(TextRules, EveryFailedTestKeepsItsNameAndPlace) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(61);
+    for (int round = 0; round < 4; ++round) {
+        const int count = 30 + static_cast<int>(rng() % 40);
+        std::vector<std::string> must;
+        std::string php = "PHPUnit 9.6.7\n\nThere were " + std::to_string(count) + " errors:\n\n";
+        std::string rspec = "Failures:\n\n";
+        std::string vitest;
+        std::string go;
+        for (int e = 0; e < count; ++e) {
+            const std::string k = std::to_string(e + 1), v = std::to_string(rng() % 90 + 10);
+            // phpunit
+            const std::string title = k + ") Cart" + k + "Test::testBadType";
+            const std::string place = "/p/tests/Cart" + k + "Test.php:" + v;
+            php += title + "\nTypeError: Cart::add(): Argument #2 ($qty) must be of type int\n\n" +
+                   "/p/src/Cart.php:4\n" + place + "\n\n";
+            must.push_back(title);
+            must.push_back(place);
+            // rspec
+            const std::string label =
+                "     Failure/Error: expect(calc.add(" + k + ", 1)).to eq(" + v + ")";
+            rspec += "  " + k + ") Calc adds " + k + "\n" + label + "\n\n       expected: " + v +
+                     "\n            got: 1\n\n" +
+                     "       (compared using ==)\n     # ./spec/calc_spec.rb:" + k +
+                     ":in `block (2 levels)'\n\n";
+            must.push_back(label);
+            // vitest
+            for (int p = 0; p < 12; ++p)
+                vitest += " \xe2\x9c\x93 test/lib.test.js > slug > sample " + k + "." +
+                          std::to_string(p) + " 0ms\n";
+            const std::string cross = " \xc3\x97 test/lib.test.js > slug > sample " + k + " 13ms";
+            vitest += cross + "\n";
+            must.push_back(cross);
+            // go test -v
+            const std::string msg = "    pkg_test.go:" + v + ": Lookup(k" + k + ") = 1, want 2";
+            for (int p = 0; p < 10; ++p)
+                go += "=== RUN   TestOk" + k + "x" + std::to_string(p) + "\n--- PASS: TestOk" + k +
+                      "x" + std::to_string(p) + " (0.00s)\n";
+            go += "=== RUN   TestLookup" + k + "\n" + msg + "\n--- FAIL: TestLookup" + k +
+                  " (0.00s)\n";
+            must.push_back(msg);
+        }
+        vitest += "\n\xe2\x8e\xaf\xe2\x8e\xaf Failed Tests\n\n FAIL  test/lib.test.js > slug\n"
+                  "AssertionError: expected 'a' to be 'b' // Object.is equality\n\n"
+                  "Expected: \"b\"\nReceived: \"a\"\n\n \xe2\x9d\xaf test/lib.test.js:24:67\n"
+                  "     22|   it('x', () => {\n";
+        must.push_back(" \xe2\x9d\xaf test/lib.test.js:24:67");
+        go +=
+            "=== RUN   TestIndex\n--- FAIL: TestIndex (0.00s)\n"
+            "panic: runtime error: index out of range [5] with length 3 [recovered]\n"
+            "\tpanic: runtime error: index out of range [5] with length 3\n\n"
+            "goroutine 64 [running]:\ntesting.tRunner.func1.2({0x51cbc0, 0xc0000d4060})\n"
+            "\t/usr/lib/go-1.19/src/testing/testing.go:1396 +0x24e\n"
+            "panic({0x51cbc0, 0xc0000d4060})\n\t/usr/lib/go-1.19/src/runtime/panic.go:884 +0x212\n"
+            "example.com/gop/pkg48.Index(...)\n\t/src/gop/pkg48/pkg.go:31\n"
+            "FAIL\texample.com/gop/pkg48\t0.035s\n";
+        must.push_back("\t/src/gop/pkg48/pkg.go:31");
+        for (const std::string* in : {&php, &rspec, &vitest, &go}) {
+            const Response r = run(*in, c);
+            // A run of failures alone may pass whole, every line shown; the others may not.
+            if (!r.rewritten && (in == &php || in == &rspec)) continue;
+            ASSERT_TRUE(r.rewritten) << r.passthrough;
+            const std::string view = "\n" + std::string(view_of(r, *in));
+            for (const std::string& line : must) {
+                if (in->find(line + "\n") == std::string::npos) continue; // another runner's
+                EXPECT_NE(view.find("\n" + line + "\n"), std::string::npos)
+                    << round << ": " << line;
+            }
+        }
+    }
+}
+
+// A `×` or `⨯` counts as a failed test's mark only as a line's first mark: `3 × 4` in a message
+// is no failure.
+TEST(TextRules, AFailureMarkCountsOnlyAtTheStartOfALine) {
+    const KeyMatcher keys;
+    EXPECT_EQ(keys.level(" \xc3\x97 test/a.test.js > sums 3ms"), Level::critical);
+    EXPECT_EQ(keys.level("\t\xe2\xa8\xaf tests/test_a.py::test_sum"), Level::critical);
+    EXPECT_EQ(keys.level("matrix is 3 \xc3\x97 4 cells"), Level::none);
+    EXPECT_EQ(keys.level("     Failure/Error: expect(x).to eq(3)"), Level::critical);
+    EXPECT_NE(keys.level("compiling src/Failure/Error.cpp"), Level::critical);
+}
+
+// When the errors alone pass the ceiling, the run's closing lines still stay: sphinx's `build
+// succeeded, 861 warnings.` sat two lines above its last line and was hidden.
+TEST(TextRules, TheClosingVerdictStaysWhenErrorsPassTheCeiling) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const int count : {2000, 5000}) {
+        std::string in = "Running Sphinx v5.3.0\n";
+        for (int e = 0; e < count; ++e)
+            in += "/src/page" + std::to_string(e) + ".rst:6: WARNING: unknown document: 'x" +
+                  std::to_string(e) + "'\n";
+        const std::string verdict = "build succeeded, " + std::to_string(count) + " warnings.";
+        in += "dumping object inventory... done\n" + verdict + "\n\nThe HTML pages are in build.\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        EXPECT_LE(view.size(), c.max_view_bytes);
+        EXPECT_NE(view.find("\n" + verdict + "\n"), std::string::npos) << count;
+    }
+}
+
+// The view's count of error lines is the count `restore --critical` lists: pyright's rows sit
+// under their file's name, which the listing gives with them; the view said "889" where the
+// listing said "1089".
+TEST(TextRules, TheViewCountsTheLinesTheCriticalListingGives) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::string in = "Running pyright\n";
+    for (int f = 0; f < 400; ++f) {
+        const std::string file = "/p/pkg/mod" + std::to_string(f) + ".py";
+        in += file + "\n";
+        for (int e = 0; e < 4; ++e)
+            in += "  " + file + ":" + std::to_string(13 + e) + ":12 - error: Type \"float\" is " +
+                  "not assignable to return type \"int\" (reportReturnType)\n";
+    }
+    in += "1600 errors, 0 warnings, 0 informations\n";
+    const Response r = run(in, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    const std::string_view view = view_of(r, in);
+    const std::size_t at = view.find("list all ");
+    ASSERT_NE(at, std::string_view::npos);
+    const std::size_t listed = critical_lines(in, index_lines(in), KeyMatcher()).size();
+    EXPECT_EQ(std::string(view.substr(at + 9, view.find(':', at) - at - 9)),
+              std::to_string(listed));
+    EXPECT_GT(listed, 1600u); // the rows and the files' names
 }
 
 } // namespace

@@ -25,17 +25,26 @@ constexpr std::size_t k_rule_reach = 6;
 // code, then the error).
 constexpr std::size_t k_place_above_reach = 6;
 
-// A stack frame in the program's own code: `at NAME (path/file.js:12:5)` or `at path/file.js:12:5`,
-// not in a runtime, a toolchain or a dependency (node's `node:internal/…`, Rust's `/rustc/…`,
-// the JDK's `java.base/…`, the system's `/usr/…`, `node_modules/`).
+// A stack frame in the program's own code: `at NAME (path/file.js:12:5)` or `at path/file.js:12:5`
+// (vitest marks it `❯ path/file.js:24:67`; Go writes the place alone), not in a runtime, a
+// toolchain or a dependency (node's `node:internal/…`, Rust's `/rustc/…`, the JDK's `java.base/…`,
+// the system's `/usr/…`, `node_modules/`).
 bool is_program_frame(std::string_view t) {
     std::size_t i = 0;
     while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
-    if (t.substr(i, 3) != "at " || !is_file_place(t)) return false;
+    const std::string_view rest = t.substr(i);
+    // Go prints each frame's place alone under its function: `\t/src/pkg/pkg.go:31 +0x1d`.
+    const std::string_view place = rest.substr(0, rest.find(' '));
+    const bool go_frame =
+        place.size() < rest.size() ? rest.substr(place.size()).starts_with(" +0x") : true;
+    if (!(rest.starts_with("at ") || rest.starts_with("\xe2\x9d\xaf ") ||
+          (go_frame && place.starts_with('/'))) ||
+        !is_file_place(t))
+        return false;
     for (const std::string_view outside :
          {"node:internal", "node_modules/", "/rustc/", "java.base/", " /usr/", "(/usr/"})
         if (t.find(outside) != std::string_view::npos) return false;
-    return true;
+    return !rest.starts_with("/usr/");
 }
 
 // A line without its blanks at either end (and its newline).
@@ -101,6 +110,33 @@ bool ends_with_rule_code(std::string_view t) {
               c == '.' || c == '/'))
             return false;
     return true;
+}
+
+// How many places listed alone under a failure are its own (phpunit: the code, the test).
+constexpr std::size_t k_bare_places = 4;
+
+// A numbered failure's title: `9) Cart9Test::testBadType`, `  3) Calc11 handles strings`.
+bool is_numbered_title(std::string_view t) {
+    t = trimmed(t);
+    std::size_t i = 0;
+    while (i < t.size() && i < 6 && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > 0 && i + 2 < t.size() && t[i] == ')' && t[i + 1] == ' ' && t[i + 2] != ' ';
+}
+
+// A line that is a place and nothing else: `/src/Cart9.php:4`; not one that opens the next
+// finding (gfortran's `m012.f90:43:8:`).
+bool is_bare_place(std::string_view t) {
+    t = trimmed(t);
+    return !t.empty() && t.back() != ':' && t.find_first_of(" \t") == std::string_view::npos &&
+           is_file_place(t);
+}
+
+// A message that opens with its place: `pkg_test.go:242: got 120, want 121`.
+bool opens_with_place(std::string_view t) {
+    t = trimmed(t);
+    const std::size_t space = t.find(' ');
+    if (space == std::string_view::npos || space < 4 || t[space - 1] != ':') return false;
+    return is_file_place(t.substr(0, space)) && !is_blank(t.substr(space));
 }
 
 // Line `place` is line `line`'s place: shown with it, and part of what makes it one error.
@@ -293,7 +329,11 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
         const std::size_t depth = indent_of(lines(i));
         for (std::size_t j = i + 1; j < n && j - i <= k_block_reach; ++j) {
             const std::string_view t = lines(j);
-            if (levels[j] == Level::critical && !is_file_place(t)) break; // the next error
+            // Go's `panic({0x51cbc0, …})` over its frame's place is a frame, not the next error.
+            const bool frame_call = j + 1 < n && trimmed(t).ends_with(')') &&
+                                    lines(j + 1).starts_with("\t/") && is_file_place(lines(j + 1));
+            if (levels[j] == Level::critical && !is_file_place(t) && !frame_call)
+                break; // the next error
             if (!is_program_frame(t) || indent_of(t) < depth) continue;
             link_place(b, levels, i, j);
             break;
@@ -310,6 +350,20 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
         const std::string_view error = lines(i);
         if (names_place(error)) continue;
         const std::size_t depth = indent_of(error);
+        // A verdict under its test's own located messages, deeper (go test -v's `    x_test.go:
+        // 242: got 120, want 121` over `--- FAIL: TestLookup40`): they are its place and words.
+        std::size_t m = i;
+        while (m > 0 && i - m < k_bare_places && levels[m - 1] != Level::critical &&
+               indent_of(lines(m - 1)) > depth && opens_with_place(lines(m - 1)))
+            --m;
+        if (m < i) {
+            link_place(b, levels, i, i - 1);
+            for (std::size_t k = m; k < i; ++k) {
+                levels[k] = Level::critical;
+                b.location_line[k] = true;
+            }
+            continue;
+        }
         for (std::size_t j = i; j-- > 0 && i - j <= k_place_above_reach;) {
             const std::string_view t = lines(j);
             if (is_blank(t)) continue;
@@ -394,6 +448,27 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
                 levels[v] = Level::critical;
                 b.location_line[v] = true;
             }
+        }
+    }
+    // A failure's numbered title right above it, no deeper (phpunit's `9) Cart9Test::testBadType`
+    // over `TypeError: …`), and the places listed alone on the lines after it, past one blank
+    // (phpunit's `/src/Cart9.php:4` and `/tests/Cart9Test.php:25`): which test failed, and
+    // where. Later failures of one wording keep them, as an error keeps its place.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i]) continue;
+        const std::size_t depth = indent_of(lines(i));
+        if (i > 0 && levels[i - 1] != Level::critical && indent_of(lines(i - 1)) <= depth &&
+            is_numbered_title(lines(i - 1))) {
+            levels[i - 1] = Level::critical;
+            b.location_line[i - 1] = true;
+        }
+        std::size_t j = i + 1;
+        if (j < n && is_blank(lines(j))) ++j;
+        if (j >= n || !is_bare_place(lines(j))) continue;
+        if (b.location_of(i) < 0) link_place(b, levels, i, j);
+        for (std::size_t k = j; k < n && k - j < k_bare_places && is_bare_place(lines(k)); ++k) {
+            levels[k] = Level::critical;
+            b.location_line[k] = true;
         }
     }
     find_parents(lines, levels, b);

@@ -102,12 +102,14 @@ constexpr KeyWord k_builtin[] = {
     {"build files have been written", Level::critical},
     {"newly installed", Level::critical},
     {"fetched ", Level::critical},
-    {"\xe2\x97\x8f ", Level::critical}, // "● "
-    {"\xe2\x9c\x95", Level::critical},  // "✕"
-    {"\xe2\x9c\x96", Level::critical},  // "✖" (stylelint's, eslint's error mark)
-    {"\xe2\x9c\x97", Level::critical},  // "✗"
-    {"\xe2\x9c\x98", Level::critical},  // "✘"
-    {"\xe2\x9a\xa0", Level::notable},   // "⚠" (a warning mark)
+    {"\xe2\x97\x8f ", Level::critical},              // "● "
+    {"\xe2\x9c\x95", Level::critical},               // "✕"
+    {"\xe2\x9c\x96", Level::critical},               // "✖" (stylelint's, eslint's error mark)
+    {"\xe2\x9c\x97", Level::critical},               // "✗"
+    {"\xe2\x9c\x98", Level::critical},               // "✘"
+    {"\xc3\x97 ", Level::critical, false, true},     // "× " (vitest's failed test)
+    {"\xe2\xa8\xaf ", Level::critical, false, true}, // "⨯ " (pytest-sugar's)
+    {"\xe2\x9a\xa0", Level::notable},                // "⚠" (a warning mark)
     {"warn", Level::notable},
     {"deprecat", Level::notable},
     {"note:", Level::notable},
@@ -181,7 +183,8 @@ std::uint32_t opening_slot(const unsigned char* p) {
 
 KeyMatcher::KeyMatcher(const std::vector<std::string>& extra)
     : m_pair_flags(65536, 0), m_openings(65536 / 64, 0) {
-    for (const auto& w : k_builtin) m_words.push_back({std::string(w.text), w.level, true, w.tag});
+    for (const auto& w : k_builtin)
+        m_words.push_back({std::string(w.text), w.level, true, w.tag, w.lead});
     for (const auto& e : extra) {
         if (e.size() < 2) continue; // a one-letter pattern would keep every line
         std::string lower;
@@ -283,6 +286,18 @@ bool negated(const unsigned char* s, std::size_t p) {
     return false;
 }
 
+bool only_blanks_before(const unsigned char* s, std::size_t p) {
+    for (std::size_t k = 0; k < p; ++k)
+        if (s[k] != ' ' && s[k] != '\t') return false;
+    return true;
+}
+
+bool letters_and_slashes(const unsigned char* s, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (!is_letter(s[i]) && s[i] != '/') return false;
+    return n > 0;
+}
+
 bool has_hyphen(const unsigned char* s, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i)
         if (s[i] == '-') return true;
@@ -314,6 +329,10 @@ bool KeyMatcher::inside_name(const unsigned char* s,
         ++b;
     }
     if (s[a] == '-' && a + 1 < b && (is_letter(s[a + 1]) || s[a + 1] == '-')) return true;
+    // A line's first token of letters and slashes ending with a colon is a label, not a path
+    // (rspec's `Failure/Error: expect(x).to eq(3)`).
+    if (s[b - 1] == ':' && only_blanks_before(s, a) && letters_and_slashes(s + a, b - a - 1))
+        return false;
     for (std::size_t i = a; i < b; ++i)
         if (s[i] == '/') return true;
     std::size_t e = p + len;
@@ -353,9 +372,12 @@ Level KeyMatcher::match_at(const unsigned char* s, std::size_t n, std::size_t p,
             }
         }
         if (!match) continue;
-        if (w.tag ? tag_at(s, n, p, w.text.size())
-                  : !(w.builtin && (inside_name(s, n, p, w.text.size()) || negated(s, p))))
+        if (w.lead) {
+            if (only_blanks_before(s, p)) best = w.level;
+        } else if (w.tag ? tag_at(s, n, p, w.text.size())
+                         : !(w.builtin && (inside_name(s, n, p, w.text.size()) || negated(s, p)))) {
             best = w.level;
+        }
     }
     return best;
 }

@@ -24,6 +24,9 @@ struct KeyWord {
     /// A log's severity tag (`npm ERR!`, `CRIT`, `SEVERE:`): it counts only in capitals and as a
     /// word of its own, so `err` in `stderr`, `ERR_CODE` or `Err(e)` is no tag.
     bool tag = false;
+    /// A run's mark for a failed test (vitest's `×`): it counts only as a line's first mark,
+    /// after its blanks, so `3 × 4` in a message is no failure.
+    bool lead = false;
 };
 
 /// The built-in key words, the list `sutra config` and docs/contract.md describe.
@@ -47,6 +50,7 @@ private:
         Level level;
         bool builtin = true; ///< built-in words do not count inside a flag, path or identifier
         bool tag = false;    ///< in capitals, as a word of its own (KeyWord::tag)
+        bool lead = false;   ///< a line's first mark only (KeyWord::lead)
     };
     /// Whether the tag of `len` bytes at p is written in capitals and stands as a word.
     static bool tag_at(const unsigned char* s, std::size_t n, std::size_t p, std::size_t len);

@@ -773,11 +773,15 @@ private:
     // lower case without '_' and '-').
     static bool says_what_or_where(std::string_view quoted_key) {
         static constexpr std::string_view k_names[] = {
-            "message", "msg",      "text",     "description", "detail",   "details", "reason",
-            "error",   "errors",   "severity", "level",       "rule",     "ruleid",  "code",
-            "file",    "filename", "filepath", "path",        "uri",      "url",     "line",
-            "lineno",  "column",   "col",      "row",         "location", "loc",     "status",
-            "title",   "name",     "kind",     "category",    "type",     "test",    "outcome"};
+            "message", "msg", "text", "description", "detail", "details", "reason", "error",
+            "errors", "severity", "level", "rule", "ruleid", "code", "file", "filename", "filepath",
+            "path", "uri", "url", "line", "lineno", "column", "col", "row", "location", "loc",
+            "status", "title", "name", "kind", "category", "type", "test", "outcome",
+            // Where, in the spellings of LSP, SARIF and rubocop (pyright's "range": {"start":
+            // {"line": 12, …}}), and a failed test's values (jest's "failureMessages").
+            "range", "start", "end", "region", "position", "span", "locations", "physicallocation",
+            "startline", "startcolumn", "copname", "fullname", "failuremessages", "expected",
+            "actual", "received"};
         if (quoted_key.size() < 3 || quoted_key.size() > 24) return false;
         std::string name;
         for (const char c : quoted_key.substr(1, quoted_key.size() - 2)) {

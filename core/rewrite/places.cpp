@@ -43,14 +43,15 @@ bool is_file_place(std::string_view line) {
         line.find("\", line ") != std::string_view::npos)
         return true;
     // name.ext:DIGITS, or name.ext(DIGITS,DIGITS) (tsc) and name.ext(DIGITS): (MSVC); a call
-    // such as `x.toBe(6);` in a code excerpt is not one.
+    // such as `x.toBe(6);` or `m.add(7, 14)` in a code excerpt is not one.
     for (std::size_t i = 1; i + 1 < line.size(); ++i) {
         const char c = line[i];
         if ((c != ':' && c != '(') || !is_digit(static_cast<unsigned char>(line[i + 1]))) continue;
         if (c == '(') {
             std::size_t d = i + 1;
             while (d < line.size() && is_digit(static_cast<unsigned char>(line[d]))) ++d;
-            if (!(d < line.size() && line[d] == ',') &&
+            if (!(d + 1 < line.size() && line[d] == ',' &&
+                  is_digit(static_cast<unsigned char>(line[d + 1]))) &&
                 !(d + 1 < line.size() && line[d] == ')' && line[d + 1] == ':'))
                 continue;
         }

@@ -73,6 +73,8 @@ constexpr std::size_t k_notes_per_error = 3;
 // Errors of one kind (the shape of their first three words) shown with their context lines
 // regardless of the budget.
 constexpr std::uint32_t k_context_per_kind = 3;
+// Lines with text at the end kept when the critical lines alone pass the ceiling (the verdict).
+constexpr std::size_t k_closing_lines = 4;
 // A stack's bottom frames shared with the stack above it are elided from this many on.
 constexpr std::size_t k_min_common_frames = 4;
 // A long line keeps this many bytes either side of each critical word in its middle; words are
@@ -182,7 +184,17 @@ public:
     std::vector<std::size_t> critical() {
         clean();
         classify();
-        std::vector<std::size_t> listed = std::move(m_critical_lines);
+        std::vector<std::size_t> listed = listed_lines();
+        // Condensed lines name their first original line.
+        if (m_runs)
+            for (std::size_t& i : listed) i = static_cast<std::size_t>(m_runs->first[i]);
+        return listed;
+    }
+
+    // The lines `restore --critical` lists, which the view's count of hidden ones counts too:
+    // the critical lines and the lines they sit under (a file's name over its rows).
+    std::vector<std::size_t> listed_lines() const {
+        std::vector<std::size_t> listed = m_critical_lines;
         if (!m_blocks.parent.empty()) {
             for (std::size_t k = 0, n = listed.size(); k < n; ++k)
                 for (const std::int32_t up : {parent_of(listed[k]), heading_of(listed[k])})
@@ -190,9 +202,6 @@ public:
             std::sort(listed.begin(), listed.end());
             listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
         }
-        // Condensed lines name their first original line.
-        if (m_runs)
-            for (std::size_t& i : listed) i = static_cast<std::size_t>(m_runs->first[i]);
         return listed;
     }
 
@@ -534,6 +543,16 @@ private:
                 break;
             }
         if (critical_bytes > room) {
+            // The run's closing lines state its verdict (sphinx's `build succeeded, 861
+            // warnings.` sits above its last line): a few stay before any finding does.
+            std::uint64_t closing = 0;
+            for (std::size_t k = m_n, seen = 0; k > 0 && seen < k_closing_lines; --k) {
+                if (is_blank(text(k - 1))) continue;
+                if (closing + shown_size(k - 1) > room / 32) break;
+                closing += keep(k - 1);
+                ++seen;
+            }
+            room = room > closing ? room - closing : 0;
             // Too many to show: errors first, then findings (a located warning, a labelled
             // finding) with what room is left, each spread over the output in runs (the first
             // and the last always among them), so no stretch is silently all hidden and the
@@ -971,7 +990,7 @@ private:
             i = j;
         }
         // Errors that did not fit: one line counts them and gives the call that lists them all.
-        for (const std::size_t i : m_critical_lines) {
+        for (const std::size_t i : listed_lines()) {
             ++plan.critical_total;
             if (m_state[i] != State::kept) ++plan.critical_hidden;
         }
