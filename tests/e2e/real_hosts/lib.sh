@@ -100,6 +100,10 @@ restore_matches() {
     local want=$1
     "$SUTRA_BIN" restore "$marker_id" --all >"$T/restored" 2>"$T/restore.err"
     check "sutra restore $marker_id --all gives the original bytes" 'cmp -s "$want" "$T/restored"'
+    if ! cmp -s "$want" "$T/restored"; then # say why, for a failure seen once under load
+        echo "  wanted $(wc -c <"$want") bytes, restored $(wc -c <"$T/restored"): $(cmp "$want" "$T/restored" 2>&1 | head -1)"
+        sed 's/^/  restore: /' "$T/restore.err" | head -5
+    fi
 }
 
 # tool_output API N: the text of the Nth tool result the model got, from the mock request that
