@@ -369,6 +369,50 @@ TEST(JsonCeiling, ErrorRecordsKeepTheirRange) {
     EXPECT_GT(shown, n / 4); // as many as fit, each with its place
 }
 
+// A key word in a member's name with an empty value, or inside a counter's name, makes no
+// error record: jest --json writes "failing": false, "failureMessages": [] and
+// "numPassingAsserts": 1 into every passing test's record. Before, every record counted as an
+// error's and 13 of 66 failed tests were in the view; now the passing ones give way first.
+TEST(JsonCeiling, PassingRecordsGiveWayToFailedOnes) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(31);
+    std::string doc = "{\"numFailedTests\":80,\"testResults\":[";
+    std::vector<std::string> failed;
+    for (int f = 0; f < 40; ++f) {
+        if (f > 0) doc += ",";
+        doc += "{\"assertionResults\":[";
+        for (int t = 0; t < 25; ++t) {
+            if (t > 0) doc += ",";
+            const bool fails = t % 12 == 5;
+            const std::string title = "case " + std::to_string(f) + "." + std::to_string(t);
+            doc += "{\"ancestorTitles\":[\"mod" + std::to_string(f) +
+                   "\"],\"duration\":" + std::to_string(rng() % 9) +
+                   ",\"failing\":false,\"failureDetails\":[],";
+            if (fails) {
+                failed.push_back("\"title\":\"" + title + "\"");
+                doc += "\"failureMessages\":[\"Error: expect(received).toBe(expected)\\n\\n" +
+                       std::string(600, 'x') + "\"],";
+            } else {
+                doc += "\"failureMessages\":[],";
+            }
+            doc += "\"fullName\":\"mod " + title +
+                   "\",\"numPassingAsserts\":" + std::to_string(fails ? 0 : 1) +
+                   ",\"retryReasons\":[],\"status\":\"" + (fails ? "failed" : "passed") + "\"," +
+                   "\"title\":\"" + title + "\"}";
+        }
+        doc += "],\"name\":\"/p/__tests__/mod" + std::to_string(f) + ".test.js\"}";
+    }
+    doc += "]}";
+    ASSERT_GT(doc.size(), c.max_view_bytes);
+    const Response r = run(doc, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    const ordered_json view = check_json_view(doc, 0, r, c);
+    ASSERT_TRUE(view.is_object());
+    for (const std::string& t : failed) EXPECT_NE(r.view.find(t), std::string::npos) << t;
+    EXPECT_LT(count(r.view, "\"status\":\"passed\""), failed.size());
+}
+
 // eslint's output as agents capture it: a warning on stderr, then the JSON on one line.
 TEST(JsonCeiling, JsonAfterTextIsRewrittenInPlace) {
     TempDir dir;

@@ -552,22 +552,53 @@ private:
             hits_.push_back(static_cast<std::uint32_t>(start_ + from + at));
             from += at + 1;
         }
-        const std::size_t words = hits_.size();
+        // A key word in a member's name says nothing when the value is empty, nor inside a
+        // counter's name: jest writes "failing": false, "failureMessages": [] and
+        // "numPassingAsserts": 1 into every passing test's record, which made every record an
+        // error's. "error": "ENOENT", "failed": true and "errorCount": 2 still count.
+        struct Quiet {
+            std::uint32_t begin, end;
+            bool counter; // a number: a word that opens the name still counts
+            bool operator<(const Quiet& o) const { return begin < o.begin; }
+        };
+        std::vector<Quiet> quiet; // such names, in order
+        std::vector<std::uint32_t> records;
         for (std::size_t i = 0; i < nodes_.size(); ++i) {
             const Node& n = nodes_[i];
             if (s_[n.begin] != '{') continue;
             std::uint32_t key = static_cast<std::uint32_t>(i + 1);
+            bool record = false;
             for (std::uint64_t k = 0; k < n.count; ++k) {
-                const Node& value = nodes_[nodes_[key].next];
-                if (raw(nodes_[key]) == "\"severity\"" && raw(value) == "2") {
-                    hits_.push_back(n.begin);
-                    break;
+                const Node& name = nodes_[key];
+                const Node& value = nodes_[name.next];
+                if (!record && raw(name) == "\"severity\"" && raw(value) == "2") {
+                    records.push_back(n.begin);
+                    record = true;
                 }
+                const char v = s_[value.begin];
+                if (is_empty_value(value) || v == '-' || is_digit(v))
+                    quiet.push_back({name.begin, name.end, !is_empty_value(value)});
                 key = value.next;
             }
         }
+        std::sort(quiet.begin(), quiet.end());
+        std::size_t q = 0;
+        std::erase_if(hits_, [&](std::uint32_t at) {
+            while (q < quiet.size() && quiet[q].end <= at) ++q;
+            return q < quiet.size() && quiet[q].begin < at &&
+                   !(quiet[q].counter && at == quiet[q].begin + 1);
+        });
+        const std::size_t words = hits_.size();
+        hits_.insert(hits_.end(), records.begin(), records.end());
         std::inplace_merge(hits_.begin(), hits_.begin() + static_cast<std::ptrdiff_t>(words),
                            hits_.end());
+    }
+
+    // null, false, 0, "", [] or {}.
+    bool is_empty_value(const Node& v) const {
+        const std::string_view t = raw(v);
+        if ((t.front() == '[' || t.front() == '{') && v.count == 0) return true;
+        return t == "null" || t == "false" || t == "0" || t == "\"\"";
     }
 
     bool holds_key(std::uint32_t begin, std::uint32_t end) const {
