@@ -26,7 +26,8 @@ constexpr std::size_t k_rule_reach = 6;
 constexpr std::size_t k_place_above_reach = 6;
 
 // A stack frame in the program's own code: `at NAME (path/file.js:12:5)` or `at path/file.js:12:5`
-// (vitest marks it `❯ path/file.js:24:67`; Go writes the place alone), not in a runtime, a
+// (vitest marks it `❯ path/file.js:24:67`, rspec `# ./spec/a_spec.rb:11:in …`; Go writes the
+// place alone), not in a runtime, a
 // toolchain or a dependency (node's `node:internal/…`, Rust's `/rustc/…`, the JDK's `java.base/…`,
 // the system's `/usr/…`, `node_modules/`).
 bool is_program_frame(std::string_view t) {
@@ -38,11 +39,11 @@ bool is_program_frame(std::string_view t) {
     const bool go_frame =
         place.size() < rest.size() ? rest.substr(place.size()).starts_with(" +0x") : true;
     if (!(rest.starts_with("at ") || rest.starts_with("\xe2\x9d\xaf ") ||
-          (go_frame && place.starts_with('/'))) ||
+          rest.starts_with("# ") || (go_frame && place.starts_with('/'))) ||
         !is_file_place(t))
         return false;
-    for (const std::string_view outside :
-         {"node:internal", "node_modules/", "/rustc/", "java.base/", " /usr/", "(/usr/"})
+    for (const std::string_view outside : {"node:internal", "node_modules/", "/rustc/",
+                                           "java.base/", " /usr/", "(/usr/", "/gems/"})
         if (t.find(outside) != std::string_view::npos) return false;
     return !rest.starts_with("/usr/");
 }

@@ -75,7 +75,8 @@ bool names_place(std::string_view l) {
         if ((l[i] == ':' || l[i] == '(') && i > 0 && l[i - 1] != ' ' && is_digit_at(l, i + 1)) {
             std::size_t j = i + 1;
             while (is_digit_at(l, j)) ++j;
-            if (j < l.size() && ((l[i] == ':' && l[j] == ':') || (l[i] == '(' && l[j] == ',')))
+            if (j < l.size() && ((l[i] == ':' && l[j] == ':') ||
+                                 (l[i] == '(' && l[j] == ',' && is_digit_at(l, j + 1))))
                 return true;
         }
         if (l[i] == 'l' && l.substr(i, 5) == "line " && is_digit_at(l, i + 5)) return true;
