@@ -1134,6 +1134,7 @@ TEST(TextRules, EveryFailedTestKeepsItsNameAndPlace) {
         rspec += "\nFailures:\n\n";
         std::string vitest;
         std::string go;
+        std::string testdox = "PHPUnit 9.6.7\n\n";
         for (int e = 0; e < count; ++e) {
             const std::string k = std::to_string(e + 1), v = std::to_string(rng() % 90 + 10);
             // phpunit
@@ -1167,6 +1168,18 @@ TEST(TextRules, EveryFailedTestKeepsItsNameAndPlace) {
             go += "=== RUN   TestLookup" + k + "\n" + msg + "\n--- FAIL: TestLookup" + k +
                   " (0.00s)\n";
             must.push_back(msg);
+            // phpunit --testdox: a failure drawn in a gutter, its place after the diff
+            testdox += "Cart" + k + "\n";
+            for (int p = 0; p < 12; ++p)
+                testdox += " \xe2\x9c\x94 Total " + std::to_string(p) + "\n";
+            const std::string gutter_place = "   \xe2\x94\x82 /p/tests/Cart" + k + "Test.php:" + v;
+            testdox +=
+                " \xe2\x9c\x98 Skus\n   \xe2\x94\x82\n   \xe2\x94\x82 Failed asserting that "
+                "two arrays are identical.\n   \xe2\x94\x82 --- Expected\n   \xe2\x94\x82 +++ "
+                "Actual\n   \xe2\x94\x82 -    0 => 'b'\n   \xe2\x94\x82 +    0 => 'a'\n   "
+                "\xe2\x94\x82\n" +
+                gutter_place + "\n   \xe2\x94\x82\n\n";
+            must.push_back(gutter_place);
         }
         vitest += "\n\xe2\x8e\xaf\xe2\x8e\xaf Failed Tests\n\n FAIL  test/lib.test.js > slug\n"
                   "AssertionError: expected 'a' to be 'b' // Object.is equality\n\n"
@@ -1183,14 +1196,14 @@ TEST(TextRules, EveryFailedTestKeepsItsNameAndPlace) {
             "example.com/gop/pkg48.Index(...)\n\t/src/gop/pkg48/pkg.go:31\n"
             "FAIL\texample.com/gop/pkg48\t0.035s\n";
         must.push_back("\t/src/gop/pkg48/pkg.go:31");
-        for (const std::string* in : {&php, &rspec, &vitest, &go}) {
+        for (const std::string* in : {&php, &rspec, &vitest, &go, &testdox}) {
             const Response r = run(*in, c);
             // A run of failures alone may pass whole, every line shown; the others may not.
             if (!r.rewritten && in == &php) continue;
             ASSERT_TRUE(r.rewritten) << r.passthrough;
             const std::string view = "\n" + std::string(view_of(r, *in));
             for (const std::string& line : must) {
-                if (in->find(line + "\n") == std::string::npos) continue; // another runner's
+                if (in->find("\n" + line + "\n") == std::string::npos) continue; // another runner's
                 EXPECT_NE(view.find("\n" + line + "\n"), std::string::npos)
                     << round << ": " << line;
             }

@@ -38,12 +38,12 @@ bool is_program_frame(std::string_view t) {
     const std::string_view place = rest.substr(0, rest.find(' '));
     const bool go_frame =
         place.size() < rest.size() ? rest.substr(place.size()).starts_with(" +0x") : true;
-    if (!(rest.starts_with("at ") || rest.starts_with("\xe2\x9d\xaf ") ||
-          rest.starts_with("# ") || (go_frame && place.starts_with('/'))) ||
+    if (!(rest.starts_with("at ") || rest.starts_with("\xe2\x9d\xaf ") || rest.starts_with("# ") ||
+          (go_frame && place.starts_with('/'))) ||
         !is_file_place(t))
         return false;
-    for (const std::string_view outside : {"node:internal", "node_modules/", "/rustc/",
-                                           "java.base/", " /usr/", "(/usr/", "/gems/"})
+    for (const std::string_view outside :
+         {"node:internal", "node_modules/", "/rustc/", "java.base/", " /usr/", "(/usr/", "/gems/"})
         if (t.find(outside) != std::string_view::npos) return false;
     return !rest.starts_with("/usr/");
 }
@@ -138,6 +138,14 @@ bool opens_with_place(std::string_view t) {
     const std::size_t space = t.find(' ');
     if (space == std::string_view::npos || space < 4 || t[space - 1] != ':') return false;
     return is_file_place(t.substr(0, space)) && !is_blank(t.substr(space));
+}
+
+// A box-drawing gutter at a line's start, after its blanks (phpunit --testdox draws a failure's
+// lines in one).
+constexpr std::string_view k_gutter = "\xe2\x94\x82"; // "│"
+
+bool in_gutter(std::string_view t) {
+    return trimmed(t).starts_with(k_gutter);
 }
 
 // Line `place` is line `line`'s place: shown with it, and part of what makes it one error.
@@ -470,6 +478,21 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
         for (std::size_t k = j; k < n && k - j < k_bare_places && is_bare_place(lines(k)); ++k) {
             levels[k] = Level::critical;
             b.location_line[k] = true;
+        }
+    }
+    // A failure drawn in a gutter (phpunit --testdox: `   │ Failed asserting that …`, the diff,
+    // then `   │ /tests/Cart12Test.php:23`): the place listed alone further down the gutter,
+    // before the next error, is its place.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i] || b.location_of(i) >= 0 ||
+            !in_gutter(lines(i)))
+            continue;
+        for (std::size_t j = i + 1; j < n && j - i <= k_block_reach && in_gutter(lines(j)); ++j) {
+            const std::string_view rest = trimmed(trimmed(lines(j)).substr(k_gutter.size()));
+            if (levels[j] == Level::critical && !is_file_place(rest)) break; // the next error
+            if (!is_bare_place(rest)) continue;
+            link_place(b, levels, i, j);
+            break;
         }
     }
     find_parents(lines, levels, b);
