@@ -81,10 +81,18 @@ bool reference_inside_name(const std::string& s, std::size_t p, std::size_t len)
     if (at > 256 || token.size() - (at + len) > 256) return true; // a blob, not a message
     auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
     if (token.size() > 1 && token[0] == '-' && (letter(token[1]) || token[1] == '-')) return true;
-    // A line's first token of letters and slashes ending with a colon is a label.
+    // A line's first token ending with a colon is a label: letters and slashes, or the word at
+    // its start (after an optional '%') and then letters, digits, '-' and '_'.
     const bool first = s.find_first_not_of(" \t") == a;
+    auto name_byte = [&](char c) {
+        return letter(c) || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    };
     if (first && token.size() > 1 && token.back() == ':' &&
-        std::all_of(token.begin(), token.end() - 1, [&](char c) { return letter(c) || c == '/'; }))
+        (std::all_of(token.begin(), token.end() - 1,
+                     [&](char c) { return letter(c) || c == '/'; }) ||
+         ((at == 0 || (at == 1 && token[0] == '%')) &&
+          std::all_of(token.begin() + static_cast<std::ptrdiff_t>(at), token.end() - 1,
+                      name_byte))))
         return false;
     if (token.find('/') != std::string::npos) return true;
     std::size_t e = at + len;

@@ -1220,6 +1220,12 @@ TEST(TextRules, AFailureMarkCountsOnlyAtTheStartOfALine) {
     EXPECT_EQ(keys.level("matrix is 3 \xc3\x97 4 cells"), Level::none);
     EXPECT_EQ(keys.level("     Failure/Error: expect(x).to eq(3)"), Level::critical);
     EXPECT_NE(keys.level("compiling src/Failure/Error.cpp"), Level::critical);
+    // A label that opens with the word: verilator's `%Warning-WIDTH:`, `%Error-PINMISSING:`.
+    EXPECT_EQ(keys.level("%Warning-WIDTH: rtl/a.v:16:19: Operator ADD expects 16 bits"),
+              Level::notable);
+    EXPECT_EQ(keys.level("%Error-PINMISSING: rtl/top.v:4:3: Cell has missing pin"),
+              Level::critical);
+    EXPECT_NE(keys.level("libgpg-error0: installed"), Level::critical);
 }
 
 // When the errors alone pass the ceiling, the run's closing lines still stay: sphinx's `build

@@ -298,6 +298,12 @@ bool letters_and_slashes(const unsigned char* s, std::size_t n) {
     return n > 0;
 }
 
+bool name_bytes(const unsigned char* s, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (!is_alnum(s[i]) && s[i] != '-' && s[i] != '_') return false;
+    return true;
+}
+
 bool has_hyphen(const unsigned char* s, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i)
         if (s[i] == '-') return true;
@@ -329,9 +335,12 @@ bool KeyMatcher::inside_name(const unsigned char* s,
         ++b;
     }
     if (s[a] == '-' && a + 1 < b && (is_letter(s[a + 1]) || s[a + 1] == '-')) return true;
-    // A line's first token of letters and slashes ending with a colon is a label, not a path
-    // (rspec's `Failure/Error: expect(x).to eq(3)`).
-    if (s[b - 1] == ':' && only_blanks_before(s, a) && letters_and_slashes(s + a, b - a - 1))
+    // A line's first token ending with a colon is a label, not a path or a name, when it is
+    // letters and slashes (rspec's `Failure/Error: expect(x).to eq(3)`) or opens with the word
+    // (verilator's `%Warning-WIDTH: rtl/a.v:16:19: …`, after an optional `%`).
+    if (s[b - 1] == ':' && only_blanks_before(s, a) &&
+        (letters_and_slashes(s + a, b - a - 1) ||
+         ((p == a || (p == a + 1 && s[a] == '%')) && name_bytes(s + p, b - p - 1))))
         return false;
     for (std::size_t i = a; i < b; ++i)
         if (s[i] == '/') return true;
