@@ -27,9 +27,8 @@ constexpr std::size_t k_place_above_reach = 6;
 
 // A stack frame in the program's own code: `at NAME (path/file.js:12:5)` or `at path/file.js:12:5`
 // (vitest marks it `❯ path/file.js:24:67`, rspec `# ./spec/a_spec.rb:11:in …`; Go writes the
-// place alone), not in a runtime, a
-// toolchain or a dependency (node's `node:internal/…`, Rust's `/rustc/…`, the JDK's `java.base/…`,
-// the system's `/usr/…`, `node_modules/`).
+// place alone), not in a runtime, a toolchain or a dependency (node's `node:internal/…`, Rust's
+// `/rustc/…`, the JDK's `java.base/…`, the system's `/usr/…`, `node_modules/`, Ruby's gems).
 bool is_program_frame(std::string_view t) {
     std::size_t i = 0;
     while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
