@@ -83,6 +83,9 @@ TEST(SignalLines, LevelsOfLinesTakenAlone) {
     EXPECT_EQ(line_level(keys, "   12 |     throw new Error(\"bad\");\n"), Level::none);
     EXPECT_EQ(line_level(keys, "  > 7 |   expect(fail()).toBe(6);\n"), Level::none);
     EXPECT_EQ(line_level(keys, "2024 | ERROR | database unreachable\n"), Level::critical);
+    EXPECT_EQ(line_level(keys, "%    3| t() -> U = 1, ?assertEqual(3, m:f(6)).\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "   12|     raise Error(\"bad\")\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "%3| assert false\n"), Level::critical);
     // A located note naming its check by code is a finding (shellcheck -f gcc's lowest
     // severity); a compiler's note explaining an error is not.
     EXPECT_EQ(line_level(keys, "scripts/s025.sh:11:10: note: Double quote to prevent globbing "

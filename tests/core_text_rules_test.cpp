@@ -1274,5 +1274,54 @@ TEST(TextRules, TheViewCountsTheLinesTheCriticalListingGives) {
     EXPECT_GT(listed, 1600u); // the rows and the files' names
 }
 
+// eunit prints a failed assertion as an Erlang term over several lines (`**error:{assertEqual,
+// [{module,m},` then `{line,6},`, `{expected,26},`, `{value,25}]}`): the lines that close the
+// term are the error's own, so every failure keeps its line and what it got, however many of
+// one wording there are. erlc quotes the source under each warning behind `%    3| `: quoted
+// code, whose `?assertEqual` is no error word, so the warnings themselves stay in view.
+TEST(TextRules, AnErrorsOpenTermAndAQuotedExcerptKeepTheirRoles) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(83);
+    for (int round = 0; round < 4; ++round) {
+        const int count = 40 + static_cast<int>(rng() % 60);
+        std::string eunit, erlc;
+        std::vector<std::string> lines, values, warnings;
+        for (int t = 0; t < count; ++t) {
+            const std::string mod = "ledger" + std::to_string(t) + "_tests";
+            const std::string line = std::to_string(3 + rng() % 40);
+            const std::string value = std::to_string(rng() % 9000);
+            eunit += mod + ": split_test...*failed*\nin function " + mod + ":split_test/0 (src/" +
+                     mod + ".erl, line " + line + ")\n" +
+                     "in call from eunit_test:run_testfun/1 (eunit_test.erl, line 71)\n"
+                     "in call from eunit_proc:run_test/1 (eunit_proc.erl, line 531)\n"
+                     "in call from eunit_proc:with_timeout/3 (eunit_proc.erl, line 356)\n"
+                     "in call from eunit_proc:handle_test/2 (eunit_proc.erl, line 514)\n"
+                     "in call from eunit_proc:tests_inorder/3 (eunit_proc.erl, line 456)\n"
+                     "**error:{assertEqual,[{module," +
+                     mod + "},\n              {line," + line +
+                     "},\n              {expression,\"money : split ( 126 , 5 )\"},\n" +
+                     "              {expected,26},\n              {value," + value +
+                     "}]}\n  output:<<\"\">>\n\n";
+            lines.push_back("{line," + line + "},\n");
+            values.push_back("{value," + value + "}]}\n");
+            const std::string w = "src/" + mod + ".erl:" + line + ":19: Warning: variable 'U" +
+                                  std::to_string(t) + "' is unused\n";
+            erlc += w + "%   " + line + "| t() -> U" + std::to_string(t) +
+                    " = 1, ?assertEqual(301, money:split(602, 2)).\n%     |       ^\n\n";
+            warnings.push_back(w);
+        }
+        eunit += "  Failed: " + std::to_string(count) + ".  Skipped: 0.  Passed: 400.\n";
+        for (const auto& [in, wanted] :
+             {std::pair{eunit, lines}, std::pair{eunit, values}, std::pair{erlc, warnings}}) {
+            const Response r = run(in, c);
+            ASSERT_TRUE(r.rewritten) << r.passthrough;
+            const std::string_view view = view_of(r, in);
+            for (const std::string& w : wanted)
+                EXPECT_NE(view.find(w), std::string_view::npos) << round << ": " << w;
+        }
+    }
+}
+
 } // namespace
 } // namespace sutra::core

@@ -11,7 +11,8 @@ cap: a case with 800 errors has 800 must-keep lines. A line must stay visible wh
      or a code for its severity (`FILE:12:5: style: …`, `FILE:12:5: E1120: …`,
      `FILE:12:5: E711 …`). A compiler's `file:line: note:` is context, not a diagnostic;
   2. an error or failure verdict: `error:`/`error[E…]:`/`error TS1234`, a line starting with
-     `error`, `Error:`, `fatal:`, `panicked at`, FAIL/FAILED/ERROR as words, `npm error …`,
+     `error` (after asterisks: eunit's `**error:{assertEqual,…`), a test's line ending with its
+     verdict after an ellipsis (eunit's `m_tests: split_test...*failed*`), `Error:`, `fatal:`, `panicked at`, FAIL/FAILED/ERROR as words, `npm error …`,
      `CMake Error`, or an exception line (`KeyError: 'x'`, `AssertionError`, the first unindented
      line after `Traceback (most recent call last):`, pytest's `E   …Error` lines, a JVM's
      `Exception in thread …` and `Caused by: …`, the message Rust prints on the line below
@@ -97,7 +98,8 @@ VERDICT = re.compile(
         [
             r"(?:^|\s)(?:fatal )?error(?:\[\w+\])?:",  # gcc/clang/rustc
             r"\berror TS\d+",  # tsc
-            r"^error" + r"(?![\w/=-]|\.\w)",  # a line that starts with the word
+            r"^\**error" + r"(?![\w/=-]|\.\w)",  # a line that starts with the word (eunit: `**error:`)
+            r"\.\.\.\s*\*?(?:failed|FAILED)\*?$",  # a test's line ending in its verdict (eunit)
             r"(?:^|\s)Error:",  # node, go, many CLIs
             r"(?:^|\s)fatal:",  # git
             r"\bpanicked at\b",

@@ -14,11 +14,15 @@
 #                            mostly, and 22 unclosed `if`s as runs of errors
 #   mypy --pretty            40 modules, 239 errors: `shop/m01.py: note: In function "use_2":`
 #                            over each error, messages wrapped at 80 columns, the code and a caret row
+#   erlc -Wall               60 modules: `src/m.erl:3:19: Warning: variable 'U1' is unused` over
+#                            the source quoted behind `%    3| ` (its `?assertEqual` no error word)
+#   eunit                    the same modules' 600 tests: each failure's frames, then the failed
+#                            assertion as an Erlang term over five lines (`{line,6}`, `{value,25}`)
 #   gcc -fsanitize=thread    four threads bumping 50 unlocked counters and taking two mutexes in
 #                            opposite orders: 50 data races and a lock-order inversion, exit 66
 
 probe_apt=()
-for pair in node:nodejs luacheck:lua-check shellcheck:shellcheck mypy:mypy gcc:gcc; do
+for pair in node:nodejs luacheck:lua-check shellcheck:shellcheck mypy:mypy gcc:gcc erlc:erlang-dev; do
     have "${pair%%:*}" || probe_apt+=("${pair#*:}")
 done
 if ((${#probe_apt[@]})); then
@@ -238,4 +242,41 @@ if have gcc; then
     capture tsan_race -- bash -c 'cd tsanproj && gcc -g -O0 -fsanitize=thread -o race race.c -lpthread && ./race'
 else
     skip tsan_race "gcc missing"
+fi
+
+# Erlang: a money module whose split drops the remainder and whose rate divides by zero at one
+# input, and 60 test modules of ten EUnit tests each (an unused variable in four of them).
+if have erlc && have erl; then
+    mkdir -p "$work/erlproj/src" "$work/erlproj/ebin"
+    cat >"$work/erlproj/src/money.erl" <<'EOF'
+-module(money).
+-export([split/2, fee/1, rate/2]).
+split(Total, N) -> Total div N.
+fee(Amount) when Amount > 1000 -> Amount * 2 div 100;
+fee(Amount) -> Amount * 3 div 100.
+rate(X, Y) -> X / (Y - 13).
+EOF
+    for f in $(seq 1 60); do
+        {
+            echo "-module(ledger${f}_tests)."
+            echo '-include_lib("eunit/include/eunit.hrl").'
+            for t in 1 2 3 4; do
+                n=$((t + 1)) tot=$(((t + 1) * (f * 3 + t) + ((f + t) % 11 == 0 ? 1 : 0)))
+                echo "split_${t}_test() -> Unused$t = $f, ?assertEqual($(((tot + n - 1) / n)), money:split($tot, $n))."
+            done
+            for t in 1 2 3 4; do
+                a=$((f * 97 + t * 13))
+                if ((a > 1000)); then e=$((a * 2 / 100)); else e=$((a * 3 / 100)); fi
+                echo "fee_${t}_test() -> ?assertEqual($e, money:fee($a))."
+            done
+            echo "rate_test() -> ?assertMatch(R when is_float(R), money:rate($f, $((f % 20 + 1))))."
+            echo "list_test() -> ?assertEqual([$f, $((f + 1))], lists:seq($f, $((f + 1))))."
+        } >"$work/erlproj/src/ledger${f}_tests.erl"
+    done
+    mods=$(printf 'ledger%d_tests,' $(seq 1 60))
+    capture erlc_unused_vars -- bash -c 'cd erlproj && erlc -Wall -o ebin src/*.erl'
+    capture eunit_failures -- bash -c "cd erlproj && erl -noshell -pa ebin -eval 'R = eunit:test([${mods%,}]), halt(case R of ok -> 0; _ -> 1 end).'"
+else
+    skip erlc_unused_vars "erlang-dev not installed"
+    skip eunit_failures "erlang-dev not installed"
 fi

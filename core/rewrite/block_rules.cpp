@@ -116,6 +116,33 @@ bool ends_with_rule_code(std::string_view t) {
 constexpr std::size_t k_bare_places = 4;
 
 // A numbered failure's title: `9) Cart9Test::testBadType`, `  3) Calc11 handles strings`.
+// How many brackets line t leaves open (negative: closes more than it opens), quoted text
+// skipped. An Erlang or Elixir term, a repr or an object printed over several lines.
+int open_brackets(std::string_view t) {
+    int depth = 0;
+    char quote = 0;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+        const char c = t[k];
+        if (quote) {
+            if (c == '\\')
+                ++k;
+            else if (c == quote)
+                quote = 0;
+            continue;
+        }
+        if (c == '"' || c == '`')
+            quote = c;
+        else if (c == '(' || c == '[' || c == '{')
+            ++depth;
+        else if (c == ')' || c == ']' || c == '}')
+            --depth;
+    }
+    return depth;
+}
+
+// How far a term an error leaves open may run below it.
+constexpr std::size_t k_open_term_lines = 16;
+
 bool is_numbered_title(std::string_view t) {
     t = trimmed(t);
     std::size_t i = 0;
@@ -457,6 +484,33 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
                 b.location_line[v] = true;
             }
         }
+    }
+    // An error that leaves a term open at its end (eunit's `**error:{assertEqual,[{module,m},`
+    // over `              {line,6},`, `{expected,26},` and `{value,25}]}`): the deeper lines
+    // that close it are the rest of its message, kept with it as its place is, so a later
+    // failure of its kind still says which line and what it got.
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i]) continue;
+        const std::string_view t = trimmed(lines(i));
+        if (t.empty() || (t.back() != ',' && t.back() != '[' && t.back() != '{' && t.back() != '('))
+            continue;
+        int open = open_brackets(t);
+        if (open <= 0) continue;
+        const std::size_t depth = indent_of(lines(i));
+        std::size_t j = i + 1;
+        for (; j < n && j - i <= k_open_term_lines && open > 0; ++j) {
+            const std::string_view u = lines(j);
+            if (is_blank(u) || indent_of(u) <= depth ||
+                (levels[j] == Level::critical && !b.location_line[j]))
+                break;
+            open += open_brackets(u);
+        }
+        if (open > 0) continue; // not closed where it should be: no term
+        for (std::size_t k = i + 1; k < j; ++k) {
+            levels[k] = Level::critical;
+            b.location_line[k] = true;
+        }
+        i = j - 1;
     }
     // A failure's numbered title right above it, no deeper (phpunit's `9) Cart9Test::testBadType`
     // over `TypeError: …`), and the places listed alone on the lines after it, past one blank

@@ -280,12 +280,14 @@ bool is_section_header(std::string_view l) {
     return false;
 }
 
-// A gutter opens with blanks (`   12 |`, `  > 12 |`) so a log's `2024 | ERROR | …` is not one; a
-// numbered listing is digits and a tab.
+// A gutter opens with blanks (`   12 |`, `  > 12 |`, erlc's `%    3| `) so a log's `2024 |
+// ERROR | …` is not one; a numbered listing is digits and a tab.
 bool is_quoted_code(std::string_view l) {
     std::size_t i = 0;
+    if (l.starts_with('%')) ++i; // erlc marks its excerpt as an Erlang comment
+    const std::size_t lead = i;
     while (i < l.size() && l[i] == ' ') ++i;
-    const bool blanks = i > 0;
+    const bool blanks = i > lead;
     if (i < l.size() && l[i] == '>') {
         ++i;
         while (i < l.size() && l[i] == ' ') ++i;
@@ -293,9 +295,11 @@ bool is_quoted_code(std::string_view l) {
     const std::size_t digits = i;
     while (is_digit_at(l, i)) ++i;
     if (i == digits || i - digits > 7 || i >= l.size()) return false;
-    if (l[i] == '\t') return true;
-    return blanks && l[i] == ' ' && i + 1 < l.size() && l[i + 1] == '|' &&
-           (i + 2 == l.size() || l[i + 2] == ' ' || l[i + 2] == '\n' || l[i + 2] == '\r');
+    if (l[i] == '\t' && lead == 0) return true;
+    if (!blanks) return false;
+    if (l[i] == ' ') ++i;
+    return i < l.size() && l[i] == '|' &&
+           (i + 1 == l.size() || l[i + 1] == ' ' || l[i + 1] == '\n' || l[i + 1] == '\r');
 }
 
 bool is_error_report(const KeyMatcher& keys, std::string_view t) {
