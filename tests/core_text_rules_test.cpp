@@ -1323,5 +1323,49 @@ TEST(TextRules, AnErrorsOpenTermAndAQuotedExcerptKeepTheirRoles) {
     }
 }
 
+// oxlint (miette's report format) opens each report with its rule as a call, `  ! eslint(
+// no-debugger): …`, and gives its place in the block below, `   ,-[src/a.js:8:3]`, over a code
+// excerpt: a finding with its place, with no error word (194 of them showed 20 before). The
+// excerpt's last line, just above the next report, is quoted code: no finding sits under it.
+TEST(TextRules, AReportOpeningWithItsRuleAsACallIsAFinding) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(97);
+    const char* rules[] = {"eslint(no-debugger): `debugger` statement is not allowed",
+                           "eslint(no-unreachable): Unreachable code.",
+                           "eslint(no-dupe-keys): Duplicate key 'a'",
+                           "typescript-eslint(no-unused-vars): Variable 'x' is never used."};
+    for (int round = 0; round < 4; ++round) {
+        const int count = 80 + static_cast<int>(rng() % 120);
+        std::string in;
+        std::vector<std::string> wanted;
+        for (int f = 0; f < count; ++f) {
+            const std::string header = std::string("  ! ") + rules[rng() % 4] + "\n";
+            const int line = 3 + static_cast<int>(rng() % 40);
+            const std::string place = "   ,-[src/mod" + std::to_string(f % 7) + "/file" +
+                                      std::to_string(f) + ".js:" + std::to_string(line) + ":3]\n";
+            in += header + place + " " + std::to_string(line - 1) + " |   }\n " +
+                  std::to_string(line) + " |   debugger;\n   :   ^^^^^^^^^\n " +
+                  std::to_string(line + 1) + " |   if (total > limit) { return limit; }\n" +
+                  "   `----\n  help: Remove the debugger statement\n\n";
+            wanted.push_back(header);
+            wanted.push_back(place);
+        }
+        in += "Found " + std::to_string(count) + " warnings and 0 errors.\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const std::string& w : wanted)
+            EXPECT_NE(view.find(w), std::string_view::npos) << round << ": " << w;
+        const LineIndex lines = index_lines(in);
+        for (const std::size_t i : critical_lines(in, lines, KeyMatcher()))
+            EXPECT_EQ(std::string_view(in)
+                          .substr(lines.begin(i), lines.end(i) - lines.begin(i))
+                          .find(" | "),
+                      std::string_view::npos)
+                << i;
+    }
+}
+
 } // namespace
 } // namespace sutra::core

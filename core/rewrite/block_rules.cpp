@@ -115,7 +115,6 @@ bool ends_with_rule_code(std::string_view t) {
 // How many places listed alone under a failure are its own (phpunit: the code, the test).
 constexpr std::size_t k_bare_places = 4;
 
-// A numbered failure's title: `9) Cart9Test::testBadType`, `  3) Calc11 handles strings`.
 // How many brackets line t leaves open (negative: closes more than it opens), quoted text
 // skipped. An Erlang or Elixir term, a repr or an object printed over several lines.
 int open_brackets(std::string_view t) {
@@ -143,6 +142,7 @@ int open_brackets(std::string_view t) {
 // How far a term an error leaves open may run below it.
 constexpr std::size_t k_open_term_lines = 16;
 
+// A numbered failure's title: `9) Cart9Test::testBadType`, `  3) Calc11 handles strings`.
 bool is_numbered_title(std::string_view t) {
     t = trimmed(t);
     std::size_t i = 0;
@@ -249,7 +249,9 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
                 if (heading) b.heading[i] = static_cast<std::int32_t>(paragraph);
             }
         }
-        open.emplace_back(depth, i);
+        // Quoted source (`  8 |   if (x) {`, the last line of oxlint's excerpt over the next
+        // report's header) is the program's, never the line a finding sits under.
+        if (!is_quoted_code(t)) open.emplace_back(depth, i);
     }
 }
 

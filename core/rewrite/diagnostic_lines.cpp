@@ -125,11 +125,31 @@ bool names_file(std::string_view l) {
     return words <= 3 && !last.empty() && is_path_token(last);
 }
 
+// A report's header that opens with its rule as a call, after at most one severity mark:
+// oxlint's `  ! eslint(no-debugger): …` and `  x eslint(no-dupe-keys): …` (miette's format,
+// whose place follows in the block below: `   ,-[src/a.js:8:3]`).
+bool opens_with_rule_call(std::string_view l) {
+    std::size_t i = 0;
+    while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+    std::size_t mark = i;
+    while (mark < l.size() && l[mark] != ' ' && mark - i <= 4) ++mark;
+    if (mark < l.size() && l[mark] == ' ' && mark - i <= 4 &&
+        l.substr(i, mark - i).find('(') == std::string_view::npos)
+        i = mark + 1; // the mark (`!`, `x`, `×`, `⚠`)
+    const std::size_t name = i;
+    while (i < l.size() && i - name <= 40 && (is_word_char(l[i]) || l[i] == '/' || l[i] == '@'))
+        ++i;
+    if (i == name || i >= l.size() || l[i] != '(') return false;
+    const std::size_t rule = ++i;
+    while (i < l.size() && i - rule <= 64 && (is_word_char(l[i]) || l[i] == '/')) ++i;
+    return i > rule && i + 1 < l.size() && l[i] == ')' && l[i + 1] == ':';
+}
+
 bool names_rule(std::string_view l) {
     for (std::size_t i = l.find('['); i != std::string_view::npos && i + 3 < l.size();
          i = l.find('[', i + 1))
         if (bracketed_rule_at(l, i)) return true;
-    return false;
+    return opens_with_rule_call(l);
 }
 
 // `path:12:5 MD013/line-length …` (markdownlint), `path:12:  text  [whitespace/comma] [4]`

@@ -45,7 +45,8 @@ bool is_failure_verdict(std::string_view line);
 bool names_file(std::string_view line);
 
 /// A rule or check code: `MD013/line-length`, `E501`, `SC2086` standing as a word, or in
-/// brackets `[B101:assert_used]`, `[whitespace/comma]`.
+/// brackets `[B101:assert_used]`, `[whitespace/comma]`, or as a call opening a report's header
+/// (`  ! eslint(no-debugger): …`).
 bool names_rule(std::string_view line);
 
 /// A finding named by its place and its rule, with no severity word: `path:12:5 MD013/…`,
