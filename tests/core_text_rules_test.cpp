@@ -1367,5 +1367,47 @@ TEST(TextRules, AReportOpeningWithItsRuleAsACallIsAFinding) {
     }
 }
 
+// jasmine lists its failures under `Failures:` as `1) module3 pricing prices 308 units`, then
+// `  Message:` over `    Expected 27692.28 to equal 30769.2.` and the stack: no error word in
+// most of them, and the titles alike but for their numbers (219 of 226 were hidden). A
+// failures list's numbered titles are failed tests; the message under `Message:` and the
+// first frame in the program are each one's own.
+TEST(TextRules, AFailuresListsNumberedTitlesKeepTheirMessagesAndPlaces) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(101);
+    for (int round = 0; round < 4; ++round) {
+        const int count = 60 + static_cast<int>(rng() % 120);
+        std::string in = "Started\n" + std::string(2000, '.') + "\n\nFailures:\n";
+        std::vector<std::string> wanted;
+        for (int f = 1; f <= count; ++f) {
+            const std::string title = std::to_string(f) + ") module" + std::to_string(f) +
+                                      " pricing prices 308 units at " + std::to_string(100 + f) +
+                                      " with 10% off\n";
+            const std::string message =
+                rng() % 3 == 0
+                    ? std::string("    Expected $.currency = undefined to equal 'EUR'.\n")
+                    : "    Expected " + std::to_string(rng() % 90000) + ".28 to equal " +
+                          std::to_string(rng() % 90000) + ".2.\n";
+            const std::string frame = "        at UserContext.<anonymous> (/p/spec/module" +
+                                      std::to_string(f) +
+                                      "Spec.js:" + std::to_string(3 + rng() % 60) + ":34)\n";
+            in += title + "  Message:\n" + message + "  Stack:\n        at <Jasmine>\n" + frame +
+                  "        at <Jasmine>\n        at processTicksAndRejections "
+                  "(node:internal/process/task_queues:95:5)\n        at async Promise.all "
+                  "(index 0)\n\n";
+            wanted.push_back(title);
+            wanted.push_back(frame);
+            if (message.find("EUR") == std::string::npos) wanted.push_back(message);
+        }
+        in += "1000 specs, " + std::to_string(count) + " failures\nRandomized with seed 42\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const std::string& w : wanted)
+            EXPECT_NE(view.find(w), std::string_view::npos) << round << ": " << w;
+    }
+}
+
 } // namespace
 } // namespace sutra::core

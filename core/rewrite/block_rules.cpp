@@ -4,6 +4,7 @@
 
 #include "core/rewrite/diagnostic_lines.hpp"
 
+#include <string>
 #include <utility>
 
 namespace sutra::core {
@@ -68,10 +69,12 @@ bool is_top_frame(std::string_view t) {
 // the value, `Got:`).
 constexpr std::size_t k_value_reach = 12;
 
-// A line that only labels the value below it: `Expected:`, `Got:`, `Actual:`, `Received:`.
+// A line that only labels the value below it: `Expected:`, `Got:`, `Actual:`, `Received:`,
+// jasmine's `Message:`.
 bool is_value_label(std::string_view t) {
     t = trimmed(t);
-    for (const std::string_view label : {"Expected:", "Got:", "Actual:", "Received:", "But was:"})
+    for (const std::string_view label :
+         {"Expected:", "Got:", "Actual:", "Received:", "But was:", "Message:"})
         if (t == label) return true;
     return false;
 }
@@ -143,12 +146,38 @@ int open_brackets(std::string_view t) {
 constexpr std::size_t k_open_term_lines = 16;
 
 // A numbered failure's title: `9) Cart9Test::testBadType`, `  3) Calc11 handles strings`.
-bool is_numbered_title(std::string_view t) {
+// Its number, or 0 when t is none.
+std::size_t numbered_title(std::string_view t) {
     t = trimmed(t);
-    std::size_t i = 0;
-    while (i < t.size() && i < 6 && t[i] >= '0' && t[i] <= '9') ++i;
-    return i > 0 && i + 2 < t.size() && t[i] == ')' && t[i + 1] == ' ' && t[i + 2] != ' ';
+    std::size_t i = 0, number = 0;
+    while (i < t.size() && i < 6 && t[i] >= '0' && t[i] <= '9')
+        number = number * 10 + static_cast<std::size_t>(t[i++] - '0');
+    return i > 0 && i + 2 < t.size() && t[i] == ')' && t[i + 1] == ' ' && t[i + 2] != ' ' ? number
+                                                                                          : 0;
 }
+
+bool is_numbered_title(std::string_view t) {
+    return numbered_title(t) > 0;
+}
+
+// The heading of a list of failures: a short line ending with a colon that names failures or
+// errors (jasmine's and rspec's `Failures:`, phpunit's `There were 2 errors:`), or mocha's
+// `  12 failing`.
+bool is_failures_heading(std::string_view t) {
+    t = trimmed(t);
+    if (t.empty() || t.size() > 80) return false;
+    std::string lower(t);
+    for (char& c : lower)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    if (t.back() == ':')
+        return lower.find("fail") != std::string::npos || lower.find("error") != std::string::npos;
+    std::size_t i = 0;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > 0 && t.substr(i) == " failing";
+}
+
+// How far apart two numbered titles of one failures list may be.
+constexpr std::size_t k_title_reach = 200;
 
 // A line that is a place and nothing else: `/src/Cart9.php:4`; not one that opens the next
 // finding (gfortran's `m012.f90:43:8:`).
@@ -355,6 +384,23 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             link_place(b, levels, i, j);
             break;
         }
+    }
+    // The numbered titles of a failures list (jasmine's `Failures:` over `1) module100 lookup
+    // finds key 1009`, `  Message:`, `    Expected 3 to equal 4.`, the stack; then `2) …`),
+    // numbered 1, 2, 3 … at one depth: each names a failed test, whatever its message's words,
+    // and the first frame of its stack in the program is its place.
+    for (std::size_t h = 0; h + 1 < n; ++h) {
+        if (!is_failures_heading(lines(h))) continue;
+        std::size_t next = 1, at = h, depth = 0;
+        for (std::size_t j = h + 1; j < n && j - at <= k_title_reach; ++j) {
+            if (numbered_title(lines(j)) != next || (next > 1 && indent_of(lines(j)) != depth))
+                continue;
+            if (levels[j] < Level::critical) levels[j] = Level::critical;
+            depth = indent_of(lines(j));
+            at = j;
+            ++next;
+        }
+        h = at;
     }
     // An error whose stack follows its message, the message's lines flush left in between
     // (mocha's `AssertionError …: Expected values to be strictly equal:`, a blank, `31 !== 30`,
