@@ -1409,5 +1409,69 @@ TEST(TextRules, AFailuresListsNumberedTitlesKeepTheirMessagesAndPlaces) {
     }
 }
 
+// ava prints each failed test as its title, its place alone between blank lines, a numbered code
+// excerpt, `Difference (- actual, + expected):` over the diff, and `› test/x.js:22:5`; node-tap
+// as `✖ title`, its place, an excerpt and a unified diff (`--- expected`, `+++ actual`, `@@`).
+// No line holds an error word (206 of 374 must-keep lines were absent). The place alone, the
+// title right above it, the diff and the `›` frame are the failure's; a diff of values the
+// failure already said (mocha's `31 !== 30` over `-31`, `+30`) stays folded.
+TEST(TextRules, AFailuresPlaceAloneItsTitleAndItsDiffAreKept) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(103);
+    for (int round = 0; round < 4; ++round) {
+        const int count = 40 + static_cast<int>(rng() % 40);
+        std::string ava, tap, mocha;
+        std::vector<std::string> ava_wanted, tap_wanted;
+        for (int t = 0; t < 400; ++t)
+            ava += "  \xe2\x9c\x94 stats" + std::to_string(t) + " \xe2\x80\xba mean of 5 values\n";
+        ava += "  \xe2\x94\x80\n\n";
+        for (int f = 0; f < count; ++f) {
+            const std::string file = "test/stats" + std::to_string(f) + ".test.js";
+            const std::string line = std::to_string(4 + rng() % 40);
+            const std::string got = std::to_string(rng() % 900), want = std::to_string(rng() % 900);
+            const std::string title = "  stats" + std::to_string(f) + " \xe2\x80\xba median of 4 " +
+                                      "values starting at " + std::to_string(f) + "\n";
+            const std::string place = "  " + file + ":" + line + "\n";
+            const std::string frame = "  \xe2\x80\xba " + file + ":" + line + ":5\n";
+            const std::string pad(40, ' ');
+            ava += "\n\n" + title + "\n" + place + "\n   20: test('median of 4 values', t => {" +
+                   pad + "\n   " + line + ":   t.is(median([" + got + "]), " + want + ");" + pad +
+                   "\n   22: });" + pad + pad + "\n\n  Difference (- actual, + expected):\n\n  - " +
+                   got + "\n  + " + want + "\n\n" + frame + "\n";
+            ava_wanted.insert(ava_wanted.end(),
+                              {title, place, "  - " + got + "\n", "  + " + want + "\n", frame});
+            const std::string mark =
+                "\xe2\x9c\x96 slug case " + std::to_string(f) + " > should be equal\n";
+            tap += mark + "  " + file + "\n   3 t.test('slug', t => { t.equal(slug('Q" + got +
+                   "'), 'q-" + want + "');\n   \xe2\x94\x81\xe2\x94\x81\xe2\x94\x9b\n" +
+                   "  --- expected\n  +++ actual\n  @@ -1,1 +1,1 @@\n  -q-" + want + "\n  +q" +
+                   got + "\n  compare: ===\n  Test.<anonymous> (" + file + ":3:32)\n" +
+                   "  Object.<anonymous> (" + file + ":3:3)\n\n";
+            tap_wanted.insert(tap_wanted.end(), {mark, "  -q-" + want + "\n", "  +q" + got + "\n"});
+            mocha += "  " + std::to_string(f + 1) + ") daysInMonth\n       has " + want +
+                     " days:\n\n      AssertionError [ERR_ASSERTION]: Expected values to be "
+                     "strictly equal:\n\n" +
+                     got + " !== " + want + "\n\n      + expected - actual\n\n      -" + got +
+                     "\n      +" + want + "\n      \n      at Context.<anonymous> (test/lib.spec" +
+                     ".js:" + line + ":12)\n      at process.processImmediate " +
+                     "(node:internal/timers:483:21)\n\n";
+        }
+        ava += "  " + std::to_string(count) + " tests failed\n";
+        tap += "Asserts:  77 pass  " + std::to_string(count) + " fail\n";
+        mocha = "  " + std::to_string(count) + " failing\n\n" + mocha;
+        for (const auto& [in, wanted] : {std::pair{ava, ava_wanted}, std::pair{tap, tap_wanted}}) {
+            const Response r = run(in, c);
+            ASSERT_TRUE(r.rewritten) << r.passthrough;
+            const std::string_view view = view_of(r, in);
+            for (const std::string& w : wanted)
+                EXPECT_NE(view.find(w), std::string_view::npos) << round << ": " << w;
+        }
+        const Response r = run(mocha, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        EXPECT_LT(count_of(view_of(r, mocha), "+ expected - actual"), 5u) << round;
+    }
+}
+
 } // namespace
 } // namespace sutra::core

@@ -27,7 +27,8 @@ constexpr std::size_t k_rule_reach = 6;
 constexpr std::size_t k_place_above_reach = 6;
 
 // A stack frame in the program's own code: `at NAME (path/file.js:12:5)` or `at path/file.js:12:5`
-// (vitest marks it `❯ path/file.js:24:67`, rspec `# ./spec/a_spec.rb:11:in …`; Go writes the
+// (vitest marks it `❯ path/file.js:24:67`, ava `› path/file.js:22:5`, rspec `# ./spec/a_spec.rb:
+// 11:in …`; Go writes the
 // place alone), not in a runtime, a toolchain or a dependency (node's `node:internal/…`, Rust's
 // `/rustc/…`, the JDK's `java.base/…`, the system's `/usr/…`, `node_modules/`, Ruby's gems).
 bool is_program_frame(std::string_view t) {
@@ -39,7 +40,7 @@ bool is_program_frame(std::string_view t) {
     const bool go_frame =
         place.size() < rest.size() ? rest.substr(place.size()).starts_with(" +0x") : true;
     if (!(rest.starts_with("at ") || rest.starts_with("\xe2\x9d\xaf ") || rest.starts_with("# ") ||
-          (go_frame && place.starts_with('/'))) ||
+          rest.starts_with("\xe2\x80\xba ") || (go_frame && place.starts_with('/'))) ||
         !is_file_place(t))
         return false;
     for (const std::string_view outside :
@@ -159,6 +160,41 @@ std::size_t numbered_title(std::string_view t) {
 bool is_numbered_title(std::string_view t) {
     return numbered_title(t) > 0;
 }
+
+// A diff's opening under a failure: a short label naming the expected value and the actual one
+// (ava's `Difference (- actual, + expected):`, mocha's `+ expected - actual`, jest's `- Expected
+// + Received`), or a unified diff's `--- expected` over `+++ actual` (node-tap).
+bool opens_value_diff(std::string_view t, std::string_view next) {
+    t = trimmed(t);
+    if (t.empty() || t.size() > 60) return false;
+    std::string lower(t);
+    for (char& c : lower)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    const bool expected = lower.find("expected") != std::string::npos;
+    const bool actual =
+        lower.find("actual") != std::string::npos || lower.find("received") != std::string::npos;
+    if (expected && actual) return lower.find_first_of("0123456789") == std::string::npos;
+    next = trimmed(next);
+    return (t.starts_with("--- ") && next.starts_with("+++ ")) && (expected || actual);
+}
+
+// Whether `value` stands in `t` as a word of its own: no letter, digit or dot on either side.
+bool holds_word(std::string_view t, std::string_view value) {
+    auto inner = [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+               c == '.' || c == '_';
+    };
+    for (std::size_t at = t.find(value); at != std::string_view::npos; at = t.find(value, at + 1)) {
+        const std::size_t end = at + value.size();
+        if ((at == 0 || !inner(t[at - 1])) && (end >= t.size() || !inner(t[end]))) return true;
+    }
+    return false;
+}
+
+// How many lines of a failure's diff are its own.
+constexpr std::size_t k_diff_lines = 12;
+// How far below a failure its diff may start (node-tap quotes a dozen lines of code between).
+constexpr std::size_t k_diff_reach = 40;
 
 // The heading of a list of failures: a short line ending with a colon that names failures or
 // errors (jasmine's and rspec's `Failures:`, phpunit's `There were 2 errors:`), or mocha's
@@ -385,6 +421,23 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             break;
         }
     }
+    // A place alone on its line, between blank lines (ava's `  test/stats14.test.js:22` under a
+    // failed test's title, node's `/app/index.js:12` over the line that threw): where something
+    // failed, said by nothing else. A one-line paragraph right above it, no deeper, is what
+    // failed there (ava's `  stats14 › median of 4 values (case 4)`). Runs of places (a grep
+    // count per file, phpunit's listing) are not this.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (levels[i] == Level::critical || !is_bare_place(lines(i))) continue;
+        if ((i > 0 && !is_blank(lines(i - 1))) || (i + 1 < n && !is_blank(lines(i + 1)))) continue;
+        levels[i] = Level::critical;
+        const std::size_t depth = indent_of(lines(i));
+        if (i >= 2 && !is_blank(lines(i - 2)) && (i == 2 || is_blank(lines(i - 3))) &&
+            levels[i - 2] != Level::critical && indent_of(lines(i - 2)) == depth &&
+            !is_bare_place(lines(i - 2))) {
+            levels[i - 2] = Level::critical;
+            b.location_line[i - 2] = true;
+        }
+    }
     // The numbered titles of a failures list (jasmine's `Failures:` over `1) module100 lookup
     // finds key 1009`, `  Message:`, `    Expected 3 to equal 4.`, the stack; then `2) …`),
     // numbered 1, 2, 3 … at one depth: each names a failed test, whatever its message's words,
@@ -506,6 +559,50 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
                 continue;
             link_place(b, levels, j, v);
             j = v;
+        }
+    }
+    // A failure's diff of the value it expected and the one it got (ava's `Difference (- actual,
+    // + expected):` over `  - 16` and `  + 14.5`, node-tap's `--- expected`, `+++ actual`, `@@`,
+    // `-report-q1-17`, `+report-q`): its lines, up to the first blank one or one back at the
+    // diff's depth that is no diff line, are the failure's own, as a value under its label is.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i]) continue;
+        for (std::size_t j = i + 1; j + 1 < n && j - i <= k_diff_reach; ++j) {
+            if (levels[j] == Level::critical && !b.location_line[j]) break; // the next error
+            if (!opens_value_diff(lines(j), lines(j + 1))) continue;
+            std::size_t v = j + 1;
+            while (v < n && v - j <= 2 && is_blank(lines(v))) ++v;
+            const std::size_t first = v, depth = v < n ? indent_of(lines(v)) : 0;
+            for (; v < n && v - j <= k_diff_lines && !is_blank(lines(v)); ++v) {
+                const std::string_view t = lines(v);
+                const std::size_t at = content_start(t) + indent_of(t);
+                if (indent_of(t) <= depth && at < t.size() && t[at] != '-' && t[at] != '+' &&
+                    t[at] != '@' && t[at] != '{' && t[at] != '}' && t[at] != '[' && t[at] != ']')
+                    break;
+            }
+            // A diff of values the failure said above, no deeper than it (mocha's `31 !== 30`
+            // over `-31`, `+30`), says nothing new; quoted code deeper than it says nothing.
+            bool said = true;
+            for (std::size_t k = first; k < v && said; ++k) {
+                std::string_view value = trimmed(lines(k));
+                if (value.starts_with("---") || value.starts_with("+++") ||
+                    value.starts_with("@@") || (value[0] != '-' && value[0] != '+'))
+                    continue;
+                value = trimmed(value.substr(1));
+                said = false;
+                for (std::size_t a = i; a < j && !said && !value.empty(); ++a)
+                    said =
+                        indent_of(lines(a)) <= indent_of(lines(i)) && holds_word(lines(a), value);
+            }
+            if (!said) {
+                for (std::size_t k = j; k < v; ++k) {
+                    if (k > j && k < first) continue; // the blanks between
+                    levels[k] = Level::critical;
+                    b.location_line[k] = true;
+                }
+            }
+            i = v > 0 ? v - 1 : v;
+            break;
         }
     }
     // The same values on the label's own line (node's `expected: 50` and `actual: 51` in a
