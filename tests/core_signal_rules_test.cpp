@@ -83,6 +83,13 @@ TEST(SignalLines, LevelsOfLinesTakenAlone) {
     EXPECT_EQ(line_level(keys, "   12 |     throw new Error(\"bad\");\n"), Level::none);
     EXPECT_EQ(line_level(keys, "  > 7 |   expect(fail()).toBe(6);\n"), Level::none);
     EXPECT_EQ(line_level(keys, "2024 | ERROR | database unreachable\n"), Level::critical);
+    // A severity letter opening the line (apt, lintian): an error; a warning naming its file.
+    EXPECT_EQ(line_level(keys, "E: ledger-tool: no-copyright-file\n"), Level::critical);
+    EXPECT_EQ(line_level(keys, "W: ledger-tool: executable-not-elf-or-script "
+                               "[usr/lib/ledger/mod1.py]\n"),
+              Level::critical);
+    EXPECT_EQ(line_level(keys, "W: ledger-tool: no-manual-page\n"), Level::notable);
+    EXPECT_EQ(line_level(keys, "I: ledger-tool: no-md5sums-control-file\n"), Level::none);
     EXPECT_EQ(line_level(keys, "%    3| t() -> U = 1, ?assertEqual(3, m:f(6)).\n"), Level::none);
     EXPECT_EQ(line_level(keys, "   12|     raise Error(\"bad\")\n"), Level::none);
     EXPECT_EQ(line_level(keys, "%3| assert false\n"), Level::critical);
@@ -210,7 +217,8 @@ TEST(SignalLines, ACheckersFileListNamesEveryFile) {
 }
 
 // Findings with a place and a rule and no severity word: markdownlint's rows, cpplint's rows,
-// bandit's headers over their `Location:` lines. None folds as "similar" into another.
+// bandit's headers over their `Location:` lines, lintian's `W:` tags naming a file each. None
+// folds as "similar" into another.
 TEST(SignalLines, FindingsAtDifferentPlacesNeverFold) {
     TempDir dir;
     const Config c = test::test_config(dir.path);
@@ -238,8 +246,19 @@ TEST(SignalLines, FindingsAtDifferentPlacesNeverFold) {
         bandit += "\n--------------------------------------------------\n";
     }
     bandit += "Code scanned:\n\tTotal lines of code: 2676\n";
-    for (const auto& [in, wanted] :
-         {std::pair{md, rows}, std::pair{cpp, cpp_rows}, std::pair{bandit, issues}}) {
+    // lintian's tags by severity letter, one per file it names.
+    std::string lintian = "running with root privileges is not recommended!\n";
+    std::vector<std::string> tags;
+    for (int k = 0; k < 120; ++k) {
+        tags.push_back("W: ledger-tool: executable-not-elf-or-script [usr/lib/ledger/mod" +
+                       std::to_string(k) + ".py]");
+        lintian += tags.back() + "\n";
+    }
+    for (int k = 0; k < 40; ++k)
+        lintian += "I: ledger-tool: hardening-no-bindnow [usr/lib/ledger/mod" + std::to_string(k) +
+                   ".so]\n";
+    for (const auto& [in, wanted] : {std::pair{md, rows}, std::pair{cpp, cpp_rows},
+                                     std::pair{bandit, issues}, std::pair{lintian, tags}}) {
         const Response r = run(in, c, 1);
         expect_all_shown(std::string(view_of(r, in)), wanted);
     }

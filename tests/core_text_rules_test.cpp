@@ -1473,5 +1473,49 @@ TEST(TextRules, AFailuresPlaceAloneItsTitleAndItsDiffAreKept) {
     }
 }
 
+// htmlhint names each file alone on a line, then per finding its row, `      L11 |<p>…`, and
+// under it a caret and the message ending with the rule's name, `(tag-pair)`, `(id-unique)`,
+// with or without an error word. The file's path heads every finding under it, and a message
+// ending with its rule's name under a file is a finding (93 of 336 lines were absent).
+TEST(TextRules, FindingsUnderAFilesPathKeepItAndTheirRuleNames) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(107);
+    const char* messages[] = {
+        "^ Tag must be paired, missing: [ </b> ], start tag match failed [ <b> ] on line 11. "
+        "(tag-pair)",
+        "^ The id value [ main ] must be unique. (id-unique)",
+        "^ <title> must be present in <head> tag. (title-require)",
+        "^ The value of attribute [ class ] must be in double quotes. (attr-value-double-quotes)"};
+    for (int round = 0; round < 4; ++round) {
+        const int count = 100 + static_cast<int>(rng() % 80);
+        std::string in;
+        std::vector<std::string> wanted;
+        for (int f = 0; f < count; ++f) {
+            const std::string file = "   /srv/site/pages/page" + std::to_string(f) + ".html\n";
+            in += "\n" + file;
+            wanted.push_back(file);
+            for (int k = 0, findings = 1 + static_cast<int>(rng() % 3); k < findings; ++k) {
+                const std::string row = "      L" + std::to_string(5 + rng() % 30) +
+                                        " |<p>Totals for <b>quarter " + std::to_string(f) +
+                                        "</p></b>\n";
+                const std::string message =
+                    std::string(10 + rng() % 20, ' ') + messages[rng() % 4] + "\n";
+                in += row + message;
+                wanted.push_back(row);
+                wanted.push_back(message);
+            }
+        }
+        in += "\nScanned " + std::to_string(count) + " files, found errors in " +
+              std::to_string(count) + " files (2 ms)\n";
+        const Response r = run(in, c);
+        // Every line here is a finding or its place: the view may be the whole output.
+
+        const std::string_view view = view_of(r, in);
+        for (const std::string& w : wanted)
+            EXPECT_NE(view.find(w), std::string_view::npos) << round << ": " << w;
+    }
+}
+
 } // namespace
 } // namespace sutra::core

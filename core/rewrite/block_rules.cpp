@@ -263,6 +263,22 @@ bool open_alike(std::string_view a, std::string_view b) {
     return words(a) == words(b);
 }
 
+// A message ending with its rule's name in parentheses, words joined by hyphens (htmlhint's
+// `^ The id value [ main ] must be unique. (id-unique)`): a finding when it sits under a place.
+bool ends_with_rule_name(std::string_view t) {
+    t = trimmed(t);
+    if (t.size() < 5 || t.back() != ')') return false;
+    const std::size_t open = t.rfind('(');
+    if (open == std::string_view::npos || open == 0 || t[open - 1] != ' ') return false;
+    const std::string_view name = t.substr(open + 1, t.size() - open - 2);
+    bool hyphen = false;
+    for (const char c : name) {
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+        hyphen |= c == '-';
+    }
+    return hyphen && name.front() != '-' && name.back() != '-';
+}
+
 // An indented error sits under the line it belongs to: a stylish linter's row under its
 // file's name, a test runner's assertion under the test's name (the nearest line above with
 // less indentation), and shellcheck's finding under its code line and `In FILE line 12:`
@@ -276,8 +292,9 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
     b.parent.clear();
     b.heading.clear();
     auto candidate = [&](std::size_t i, std::string_view t) {
-        return !b.location_line[i] && (levels[i] == Level::critical ||
-                                       (levels[i] == Level::notable && mentions_warning(t)));
+        return !b.location_line[i] &&
+               (levels[i] == Level::critical ||
+                (levels[i] == Level::notable && mentions_warning(t)) || ends_with_rule_name(t));
     };
     bool any = false;
     for (std::size_t i = 0; i < n && !any; ++i)
@@ -297,7 +314,11 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
         }
         if (after_blank) {
             paragraph = i;
-            paragraph_located = names_place(t);
+            // A place, or a file's path alone (htmlhint's `   /app/pages/a.html` over its
+            // `      L11 |<p>…` rows, each with its message below).
+            paragraph_located =
+                names_place(t) ||
+                (trimmed(t).find_first_of(" \t") == std::string_view::npos && names_file(t));
             after_blank = false;
         }
         const std::size_t depth = indent_of(t);
@@ -307,7 +328,7 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
             const std::size_t up = open.back().second;
             const bool heading =
                 paragraph_located && paragraph < up && i - paragraph <= k_heading_reach;
-            if (levels[i] == Level::notable && (names_place(lines(up)) || heading))
+            if (levels[i] < Level::critical && (names_place(lines(up)) || heading))
                 levels[i] = Level::critical;
             if (levels[i] == Level::critical) {
                 b.parent[i] = static_cast<std::int32_t>(up);

@@ -2,6 +2,7 @@
 
 #include "core/rewrite/diagnostic_lines.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace sutra::core {
@@ -334,8 +335,20 @@ bool is_error_report(const KeyMatcher& keys, std::string_view t) {
     return true;
 }
 
+// A severity written as one capital letter opening the line (apt's and lintian's `E: …`, `W: …`):
+// 'E' and 'W', or 0 for none.
+char severity_letter(std::string_view t) {
+    if (t.size() < 4 || t[1] != ':' || t[2] != ' ' || (t[0] != 'E' && t[0] != 'W')) return 0;
+    return t[0];
+}
+
 Level line_level(const KeyMatcher& keys, std::string_view t) {
     Level level = keys.level(t);
+    // An error by its letter; a warning by its letter is one to act on when it names its file
+    // (lintian's `W: pkg: executable-not-elf-or-script [usr/lib/x/mod1.py]`).
+    if (const char letter = severity_letter(t); letter != 0 && level < Level::critical)
+        level = letter == 'E' || names_file(t) || names_place(t) ? Level::critical
+                                                                 : std::max(level, Level::notable);
     if (level < Level::critical && is_failure_verdict(t)) level = Level::critical;
     if (level < Level::notable && is_section_header(t)) level = Level::notable;
     // A warning that names where it is (file:12:5, file(12,5), line 12) or the file it is about
