@@ -83,6 +83,10 @@ TEST(SignalLines, LevelsOfLinesTakenAlone) {
     EXPECT_EQ(line_level(keys, "   12 |     throw new Error(\"bad\");\n"), Level::none);
     EXPECT_EQ(line_level(keys, "  > 7 |   expect(fail()).toBe(6);\n"), Level::none);
     EXPECT_EQ(line_level(keys, "2024 | ERROR | database unreachable\n"), Level::critical);
+    // A row in the GNU form is a finding whatever its words (`expected` alone is notable).
+    EXPECT_EQ(line_level(keys, "  /p/src/a.js:5:23: Expected '===' and instead saw '=='. "
+                               "(eqeqeq)\n"),
+              Level::critical);
     // A severity letter opening the line (apt, lintian): an error; a warning naming its file.
     EXPECT_EQ(line_level(keys, "E: ledger-tool: no-copyright-file\n"), Level::critical);
     EXPECT_EQ(line_level(keys, "W: ledger-tool: executable-not-elf-or-script "

@@ -1517,5 +1517,41 @@ TEST(TextRules, FindingsUnderAFilesPathKeepItAndTheirRuleNames) {
     }
 }
 
+// Past the ceiling the findings shown are spread over the output, and the first of each kind is
+// among them wherever it is: standard's 40 `(eqeqeq)` findings sat in stretches the spread left
+// out (0 of 40 shown) while 1,293 `(semi)` ones filled the view.
+TEST(TextRules, PastTheCeilingEveryKindOfFindingIsShown) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(109);
+    const std::vector<std::string> rare = {"Expected '===' and instead saw '=='. (eqeqeq)",
+                                           "Unexpected 'debugger' statement. "
+                                           "(no-debugger)",
+                                           "Invalid typeof comparison value. (valid-typeof)",
+                                           "Duplicate key 'a'. (no-dupe-keys)",
+                                           "Unreachable code. (no-unreachable)"};
+    for (int round = 0; round < 4; ++round) {
+        std::string in = "standard: Use JavaScript Standard Style (https://standardjs.com)\n";
+        const int count = 2500 + static_cast<int>(rng() % 1000);
+        std::vector<int> where;
+        for (std::size_t k = 0; k < rare.size(); ++k)
+            where.push_back(100 + static_cast<int>(rng() % static_cast<unsigned>(count - 200)));
+        for (int f = 0; f < count; ++f) {
+            const std::string place = "  /srv/app/src/mod" + std::to_string(f % 9) + "/file" +
+                                      std::to_string(f) + ".js:" + std::to_string(1 + rng() % 40) +
+                                      ":" + std::to_string(1 + rng() % 30) + ": ";
+            in += place + "Extra semicolon. (semi)\n";
+            for (std::size_t k = 0; k < rare.size(); ++k)
+                if (where[k] == f) in += place + rare[k] + "\n";
+        }
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        ASSERT_LE(view.size(), c.max_view_bytes);
+        for (const std::string& kind : rare)
+            EXPECT_NE(view.find(kind), std::string_view::npos) << round << ": " << kind;
+    }
+}
+
 } // namespace
 } // namespace sutra::core

@@ -360,7 +360,7 @@ Level line_level(const KeyMatcher& keys, std::string_view t) {
         level = Level::critical;
     // So is a row in the GNU form with no severity at all (luacheck's `src/m005.lua:11:10:
     // accessing undefined variable 'total_2'`, go vet's): its place is its identity.
-    if (level < Level::notable && is_gnu_finding(t)) level = Level::critical;
+    if (level < Level::critical && is_gnu_finding(t)) level = Level::critical;
     // A located line that names its check by code at its end (`… [SC2086]`) is one too, its
     // label (`note:`) whatever it is.
     if (level < Level::critical && ends_with_check_code(t) && names_place(t))
