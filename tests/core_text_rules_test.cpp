@@ -1553,5 +1553,46 @@ TEST(TextRules, PastTheCeilingEveryKindOfFindingIsShown) {
     }
 }
 
+// biome heads each finding with its place and its rule, `src/a.js:4:7 lint/correctness/
+// noUnusedVariables  FIXABLE  ━━━`, and gives its message two lines below behind a mark,
+// `  ! This variable unused120 is unused.`, over an excerpt and a suggested fix. A place then
+// a rule named by its group and name is a finding, and the marked message is its own line: a
+// 263 KB run showed 21 KB with 329 of them absent.
+TEST(TextRules, AFindingsHeaderWithItsRulePathKeepsItsMarkedMessage) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(113);
+    const std::pair<const char*, const char*> rules[] = {
+        {"lint/correctness/noUnusedVariables  FIXABLE", "  ! This variable unused"},
+        {"lint/suspicious/noDoubleEquals  FIXABLE", "  \xc3\x97 Using == may be unsafe, value "},
+        {"lint/style/useConst  FIXABLE", "  ! This let declares a variable that is only "
+                                         "assigned once: "}};
+    for (int round = 0; round < 4; ++round) {
+        const int count = 120 + static_cast<int>(rng() % 80);
+        std::string in;
+        std::vector<std::string> wanted;
+        for (int f = 0; f < count; ++f) {
+            const auto& [rule, message] = rules[rng() % 3];
+            const std::string header = "src/mod" + std::to_string(f % 7) + "/file" +
+                                       std::to_string(f) + ".js:" + std::to_string(3 + rng() % 9) +
+                                       ":7 " + rule + "  " + std::string(30, '-') + "\n";
+            const std::string said = message + std::to_string(f) + ".\n";
+            in += header + "\n" + said + "  \n    2 \xe2\x94\x82 function compute(items) {\n" +
+                  "  > 4 \xe2\x94\x82   var unused = items.length;\n      \xe2\x94\x82       " +
+                  "^^^^^^^^^\n  \n  i Unused variables are often the result of typos.\n  \n" +
+                  "  i Unsafe fix: If this is intentional, prepend it with an underscore.\n  \n\n";
+            wanted.push_back(header);
+            wanted.push_back(said);
+        }
+        in += "Checked " + std::to_string(count) + " files in 12ms. No fixes applied.\nFound " +
+              std::to_string(count) + " warnings.\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const std::string& w : wanted)
+            EXPECT_NE(view.find(w), std::string_view::npos) << round << ": " << w;
+    }
+}
+
 } // namespace
 } // namespace sutra::core

@@ -678,6 +678,28 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
         }
         i = j - 1;
     }
+    // A finding's header naming its place and its rule, its message below it after a blank,
+    // deeper, behind a severity mark (biome's `src/a.js:4:7 lint/correctness/noUnusedVariables
+    // FIXABLE ━━━` over `  ! This variable unused120 is unused.`): the message is the
+    // finding's own words, kept with it however many of its rule there are.
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i] || !is_coded_finding(lines(i)))
+            continue;
+        std::size_t j = i + 1;
+        if (is_blank(lines(j)) && j + 1 < n) ++j;
+        const std::string_view t = trimmed(lines(j));
+        const std::size_t mark = t.find(' ');
+        if (mark == std::string_view::npos || mark == 0 || mark > 3 ||
+            indent_of(lines(j)) <= indent_of(lines(i)) || t.substr(0, mark) == "i")
+            continue;
+        bool symbol = true; // `!`, `×`, `x`, `⚠`: no word of its own
+        for (const char c : t.substr(0, mark))
+            symbol &= !((c >= 'a' && c <= 'w') || (c >= 'y' && c <= 'z') ||
+                        (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+        if (!symbol) continue;
+        levels[j] = Level::critical;
+        b.location_line[j] = true;
+    }
     // A failure's numbered title right above it, no deeper (phpunit's `9) Cart9Test::testBadType`
     // over `TypeError: …`), and the places listed alone on the lines after it, past one blank
     // (phpunit's `/src/Cart9.php:4` and `/tests/Cart9Test.php:25`): which test failed, and

@@ -52,6 +52,24 @@ bool code_at(std::string_view l, std::size_t i) {
     return k == l.size() || l[k] == ' ' || l[k] == '/' || l[k] == ':' || l[k] == ']';
 }
 
+// A rule named by its group and its name joined by slashes at l[i], then a blank or the end:
+// biome's `lint/correctness/noUnusedVariables`, eslint's `@typescript-eslint/no-unused-vars`.
+// Letters, digits, `-`, `_` and `@` only: a path with a file extension is none.
+bool slash_rule_at(std::string_view l, std::size_t i) {
+    std::size_t k = i, slashes = 0;
+    bool letter = false;
+    while (k < l.size() && k - i <= 96 && (is_word_char(l[k]) || l[k] == '/' || l[k] == '@')) {
+        if (l[k] == '/') {
+            if (k == i || l[k - 1] == '/') return false;
+            ++slashes;
+        }
+        letter |= (l[k] >= 'a' && l[k] <= 'z') || is_upper(l[k]);
+        ++k;
+    }
+    return slashes > 0 && letter && l[k - 1] != '/' &&
+           (k == l.size() || l[k] == ' ' || l[k] == '\t' || l[k] == '\n' || l[k] == '\r');
+}
+
 // A bracketed rule at l[i] == '[': `[B101:assert_used]`, `[E501]`, `[whitespace/comma]`.
 bool bracketed_rule_at(std::string_view l, std::size_t i) {
     if (code_at(l, i + 1)) return true;
@@ -163,6 +181,7 @@ bool is_coded_finding(std::string_view l) {
     while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
     if (i < l.size() && l[i] == '[' && bracketed_rule_at(l, i)) return true;
     if (code_at(l, i)) return true;
+    if (slash_rule_at(l, i)) return true;
     return names_rule(l.substr(i));
 }
 

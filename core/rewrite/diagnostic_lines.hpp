@@ -50,7 +50,8 @@ bool names_file(std::string_view line);
 bool names_rule(std::string_view line);
 
 /// A finding named by its place and its rule, with no severity word: `path:12:5 MD013/…`,
-/// `path:12:  text  [whitespace/comma] [4]` (the place opens the line; a column is optional).
+/// `path:12:  text  [whitespace/comma] [4]`, biome's `path:4:7 lint/correctness/noUnused…` (the
+/// place opens the line; a column is optional).
 bool is_coded_finding(std::string_view line);
 
 /// A line of source code a diagnostic quotes, numbered in a gutter: `   12 |     assert(x);`
