@@ -201,7 +201,7 @@ public:
     std::vector<std::size_t> critical() {
         clean();
         classify();
-        std::vector<std::size_t> listed = listed_lines();
+        std::vector<std::size_t> listed = m_listed;
         // Condensed lines name their first original line.
         if (m_runs)
             for (std::size_t& i : listed) i = static_cast<std::size_t>(m_runs->first[i]);
@@ -293,6 +293,7 @@ private:
     Blocks m_blocks; // which lines belong together (core/rewrite/block_rules.hpp)
     // The critical and the notable lines, in order: what select() visits on every attempt.
     std::vector<std::size_t> m_critical_lines;
+    std::vector<std::size_t> m_listed; // listed_lines(), made once classify() is done
     std::vector<std::size_t> m_notable_lines;
     // shape_head of each line, its low half: it only serves as a filter (unequal heads mean
     // unequal shapes, and unequal lines), which half of it does as well, in half the memory.
@@ -401,6 +402,7 @@ private:
             else if (m_level[i] == Level::notable)
                 m_notable_lines.push_back(i);
         }
+        m_listed = listed_lines();
     }
 
     // A run that exited 0 but reported errors of its own (valgrind over passing tests, a
@@ -1051,7 +1053,7 @@ private:
             i = j;
         }
         // Errors that did not fit: one line counts them and gives the call that lists them all.
-        for (const std::size_t i : listed_lines()) {
+        for (const std::size_t i : m_listed) { // once per output, not per tightening attempt
             ++plan.critical_total;
             if (m_state[i] != State::kept) ++plan.critical_hidden;
         }
