@@ -1594,5 +1594,51 @@ TEST(TextRules, AFindingsHeaderWithItsRulePathKeepsItsMarkedMessage) {
     }
 }
 
+// `make -k` over many directories: gcc prints the same `f1.c:5:12: error: …` in each, under a
+// scope line naming a different function (`f1.c: In function ‘f7_1’:`). The scope is what the
+// error sits under: shown with it, and two errors under different scopes are two errors (the
+// later copies were hidden as "said before").
+TEST(TextRules, ACompilersScopeLineTellsIdenticalErrorsApart) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(127);
+    for (int round = 0; round < 4; ++round) {
+        const int dirs = 15 + static_cast<int>(rng() % 15);
+        std::string in;
+        std::vector<std::string> scopes;
+        for (int d = 1; d <= dirs; ++d) {
+            in += "make -C lib" + std::to_string(d) + "\nmake[1]: Entering directory '/p/lib" +
+                  std::to_string(d) + "'\n";
+            for (int f = 1; f <= 6; ++f) {
+                in += "gcc -Wall -Wextra -O0 -c f" + std::to_string(f) + ".c -o f" +
+                      std::to_string(f) + ".o\n";
+                if ((d + f) % 3 != 0) continue;
+                const std::string scope = "f" + std::to_string(f) + ".c: In function \xe2\x80\x98" +
+                                          "f" + std::to_string(d) + "_" + std::to_string(f) +
+                                          "\xe2\x80\x99:\n";
+                in += scope + "f" + std::to_string(f) +
+                      ".c:5:12: error: \xe2\x80\x98undeclared_var\xe2\x80\x99 undeclared (first "
+                      "use in this function)\n    5 |     return undeclared_var + x;\n      |     "
+                      "       ^~~~~~~~~~~~~~\nmake[1]: *** [Makefile:6: f" +
+                      std::to_string(f) + ".o] Error 1\n";
+                scopes.push_back(scope);
+            }
+            in += "make[1]: Target 'all' not remade because of errors.\nmake[1]: Leaving "
+                  "directory '/p/lib" +
+                  std::to_string(d) + "'\n";
+        }
+        in += "make: Target 'all' not remade because of errors.\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const std::string& s : scopes) {
+            const std::size_t at = view.find(s);
+            ASSERT_NE(at, std::string_view::npos) << round << ": " << s;
+            EXPECT_TRUE(view.substr(at + s.size()).starts_with(s.substr(0, s.find(':')) + ":5:12"))
+                << s;
+        }
+    }
+}
+
 } // namespace
 } // namespace sutra::core

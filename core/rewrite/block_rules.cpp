@@ -5,6 +5,7 @@
 #include "core/rewrite/diagnostic_lines.hpp"
 
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 namespace sutra::core {
@@ -338,6 +339,56 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
         // Quoted source (`  8 |   if (x) {`, the last line of oxlint's excerpt over the next
         // report's header) is the program's, never the line a finding sits under.
         if (!is_quoted_code(t)) open.emplace_back(depth, i);
+    }
+}
+
+// The file a compiler's scope line names: `f4.c: In function ‘f1_4’:` (gcc), `shop/m.py: note:
+// In function "use_2":` (mypy): flush left, a file's name and a colon, then words, a colon at the
+// end, no line number. Empty when the line is none.
+std::string_view scope_file(std::string_view t) {
+    if (t.empty() || t[0] == ' ' || t[0] == '\t') return {};
+    const std::size_t colon = t.find(": ");
+    if (colon == std::string_view::npos || colon == 0 || colon > 256) return {};
+    const std::string_view file = t.substr(0, colon);
+    if (file.find_first_of(" \t:(") != std::string_view::npos || !names_file_name(file)) return {};
+    return trimmed(t).back() == ':' ? file : std::string_view{};
+}
+
+// How far below its scope line a compiler's diagnostics may be.
+constexpr std::size_t k_scope_reach = 400;
+
+// A compiler's scope line over the diagnostics of its file that follow it (gcc's `f4.c: In
+// function ‘f1_4’:` over `f4.c:5:15: warning: …`, its excerpt and notes): what the errors sit
+// under, shown with them, and part of what makes one error: `make -k` over 20 directories
+// printed the same `f1.c:5:12: error: …` in each, under a different function every time.
+void find_scopes(const LineTexts& lines, std::vector<Level>& levels, Blocks& b) {
+    const std::size_t n = lines.count;
+    // Only an error said word for word elsewhere needs its scope to tell it apart; one named by
+    // a path of its own (ninja's `../src/lib3/f1.c:5:12`) shows no more than itself.
+    std::unordered_map<std::string_view, std::uint32_t> said;
+    bool any = false;
+    for (std::size_t h = 0; h + 1 < n && !any; ++h) any = !scope_file(lines(h)).empty();
+    if (!any) return;
+    for (std::size_t i = 0; i < n; ++i)
+        if (levels[i] == Level::critical && !b.location_line[i]) ++said[lines(i)];
+    for (std::size_t h = 0; h + 1 < n; ++h) {
+        const std::string_view file = scope_file(lines(h));
+        if (file.empty() || levels[h] == Level::critical) continue;
+        std::size_t j = h + 1;
+        for (; j < n && j - h <= k_scope_reach; ++j) {
+            const std::string_view t = lines(j);
+            if (is_blank(t) || indent_of(t) > 0) continue; // an excerpt, its caret
+            if (!t.starts_with(file) || t.size() <= file.size() + 1 || t[file.size()] != ':' ||
+                t[file.size() + 1] < '0' || t[file.size() + 1] > '9')
+                break; // the scope's end: another file's line, a build step, the next scope
+            if (levels[j] != Level::critical || b.location_line[j] || b.parent_of(j) >= 0 ||
+                said[t] < 2)
+                continue;
+            if (b.parent.empty()) b.parent.assign(n, -1);
+            if (b.heading.empty()) b.heading.assign(n, -1);
+            b.parent[j] = static_cast<std::int32_t>(h);
+        }
+        h = j - 1;
     }
 }
 
@@ -737,6 +788,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
         }
     }
     find_parents(lines, levels, b);
+    find_scopes(lines, levels, b);
     return b;
 }
 
