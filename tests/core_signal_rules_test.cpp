@@ -87,6 +87,14 @@ TEST(SignalLines, LevelsOfLinesTakenAlone) {
     EXPECT_EQ(line_level(keys, "  /p/src/a.js:5:23: Expected '===' and instead saw '=='. "
                                "(eqeqeq)\n"),
               Level::critical);
+    // A file first and its line in words later (perlcritic); a risk level in brackets after a
+    // place (flawfinder).
+    EXPECT_EQ(line_level(keys, "lib/Shop/Cart03.pm: Code before warnings are enabled at line 5, "
+                               "column 1.  See page 431 of PBP.  (Severity: 4)\n"),
+              Level::critical);
+    EXPECT_EQ(line_level(keys, "src/buf08.c:15:  [4] (buffer) sprintf:\n"), Level::critical);
+    EXPECT_EQ(line_level(keys, "notes:3: todo\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "src/a.c:12:    return x;\n"), Level::none);
     // A severity letter opening the line (apt, lintian): an error; a warning naming its file.
     EXPECT_EQ(line_level(keys, "E: ledger-tool: no-copyright-file\n"), Level::critical);
     EXPECT_EQ(line_level(keys, "W: ledger-tool: executable-not-elf-or-script "
@@ -96,6 +104,8 @@ TEST(SignalLines, LevelsOfLinesTakenAlone) {
     EXPECT_EQ(line_level(keys, "I: ledger-tool: no-md5sums-control-file\n"), Level::none);
     EXPECT_EQ(line_level(keys, "%    3| t() -> U = 1, ?assertEqual(3, m:f(6)).\n"), Level::none);
     EXPECT_EQ(line_level(keys, "   12|     raise Error(\"bad\")\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "  4 | ERROR   | [ ] Class name \"cart_6\" is not in PascalCase\n"),
+              Level::critical);
     EXPECT_EQ(line_level(keys, "%3| assert false\n"), Level::critical);
     // A located note naming its check by code is a finding (shellcheck -f gcc's lowest
     // severity); a compiler's note explaining an error is not.

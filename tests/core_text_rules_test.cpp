@@ -1640,5 +1640,50 @@ TEST(TextRules, ACompilersScopeLineTellsIdenticalErrorsApart) {
     }
 }
 
+// phpcs reports per file: `FILE: /app/Cart06.php`, a ruler, `FOUND 30 ERRORS AFFECTING 13
+// LINES`, a ruler, then rows `  4 | ERROR | [ ] Class name …`. Its rows are a table's, not a
+// code excerpt's gutter, and the file's path heads every row of its paragraph whatever the
+// rulers between: the same row in another file is another error (1,562 of 1,760 were hidden).
+TEST(TextRules, ATablesRowsUnderAFilesHeaderAreFindingsOfThatFile) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(131);
+    const std::string ruler(70, '-');
+    for (int round = 0; round < 4; ++round) {
+        const int files = 12 + static_cast<int>(rng() % 10);
+        std::string in;
+        std::vector<std::string> headers;
+        std::size_t rows = 0;
+        for (int f = 0; f < files; ++f) {
+            const std::string header = "FILE: /srv/app/php/Cart" + std::to_string(f) + ".php\n";
+            in += "\n" + header + ruler + "\nFOUND 6 ERRORS AFFECTING 4 LINES\n" + ruler + "\n";
+            in += "  1 | ERROR | [x] Header blocks must be separated by a single blank\n"
+                  "    |       |     line\n"
+                  "  5 | ERROR | [ ] The var keyword must not be used to declare a\n"
+                  "    |       |     property\n"
+                  "  7 | ERROR | [x] Expected 1 space(s) after IF keyword; 0 found\n"
+                  "  8 | ERROR | [x] Expected at least 1 space before \"=\"; 0 found\n"
+                  " 12 | ERROR | [x] Line indented incorrectly; expected 8 spaces, found 6\n"
+                  " 17 | ERROR | [x] A closing tag is not permitted at the end of a PHP\n"
+                  "    |       |     file\n" +
+                  ruler + "\nPHPCBF CAN FIX THE 5 MARKED SNIFF VIOLATIONS AUTOMATICALLY\n" + ruler +
+                  "\n\n";
+            headers.push_back(header);
+            rows += 6;
+        }
+        in += "Time: 120ms; Memory: 8MB\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const std::string& h : headers)
+            EXPECT_NE(view.find(h), std::string_view::npos) << round << ": " << h;
+        EXPECT_EQ(count_of(view, " | ERROR | "), rows) << round;
+        // A ruler is no line a row sits under: the listing gives the file and the count.
+        const LineIndex lines = index_lines(in);
+        for (const std::size_t i : critical_lines(in, lines, KeyMatcher()))
+            EXPECT_NE(in[lines.begin(i)], '-') << i;
+    }
+}
+
 } // namespace
 } // namespace sutra::core

@@ -264,6 +264,15 @@ bool open_alike(std::string_view a, std::string_view b) {
     return words(a) == words(b);
 }
 
+// A line of punctuation only (`------`, `━━━━`, `=====`): a ruler between parts.
+bool is_ruler(std::string_view t) {
+    t = trimmed(t);
+    if (t.size() < 3) return false;
+    for (const char c : t)
+        if ((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) return false;
+    return true;
+}
+
 // A message ending with its rule's name in parentheses, words joined by hyphens (htmlhint's
 // `^ The id value [ main ] must be unique. (id-unique)`): a finding when it sits under a place.
 bool ends_with_rule_name(std::string_view t) {
@@ -306,6 +315,7 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
     std::vector<std::pair<std::size_t, std::size_t>> open; // (indentation, line)
     std::size_t paragraph = 0;      // the first line after the last blank one
     bool paragraph_located = false; // and whether it names a place
+    bool paragraph_file = false;    // or is a file's path, alone or after a label
     bool after_blank = true;
     for (std::size_t i = 0; i < n; ++i) {
         const std::string_view t = lines(i);
@@ -315,20 +325,29 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
         }
         if (after_blank) {
             paragraph = i;
-            // A place, or a file's path alone (htmlhint's `   /app/pages/a.html` over its
-            // `      L11 |<p>…` rows, each with its message below).
-            paragraph_located =
-                names_place(t) ||
-                (trimmed(t).find_first_of(" \t") == std::string_view::npos && names_file(t));
+            // A place; or a file's path, alone (htmlhint's `   /app/pages/a.html` over its
+            // `      L11 |<p>…` rows) or after a label (phpcs's `FILE: /app/Cart06.php` over its
+            // table of `  4 | ERROR | …` rows): it heads every row of its paragraph.
+            paragraph_located = names_place(t);
+            const std::string_view words = trimmed(t);
+            const std::size_t blank = words.find_first_of(" \t");
+            paragraph_file = !paragraph_located && names_file(t) &&
+                             (blank == std::string_view::npos ||
+                              (words[blank - 1] == ':' && words.substr(blank + 1).find_first_of(
+                                                              " \t") == std::string_view::npos));
             after_blank = false;
         }
+        // A ruler (phpcs's `-----` under its file's name) says nothing: no line sits under it,
+        // and it closes none.
+        if (is_ruler(t)) continue;
         const std::size_t depth = indent_of(t);
         while (!open.empty() && open.back().first >= depth) open.pop_back();
         if (depth > 0 && !open.empty() && i - open.back().second <= k_parent_reach &&
             candidate(i, t)) {
             const std::size_t up = open.back().second;
             const bool heading =
-                paragraph_located && paragraph < up && i - paragraph <= k_heading_reach;
+                paragraph < up && ((paragraph_located && i - paragraph <= k_heading_reach) ||
+                                   (paragraph_file && i - paragraph <= k_parent_reach));
             if (levels[i] < Level::critical && (names_place(lines(up)) || heading))
                 levels[i] = Level::critical;
             if (levels[i] == Level::critical) {

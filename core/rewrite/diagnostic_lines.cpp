@@ -182,6 +182,10 @@ bool is_coded_finding(std::string_view l) {
     if (i < l.size() && l[i] == '[' && bracketed_rule_at(l, i)) return true;
     if (code_at(l, i)) return true;
     if (slash_rule_at(l, i)) return true;
+    // A risk level in brackets, then its category (flawfinder's `src/a.c:15:  [4] (buffer) …`).
+    if (i + 3 < l.size() && l[i] == '[' && is_digit_at(l, i + 1) && l[i + 2] == ']' &&
+        l[i + 3] == ' ')
+        return true;
     return names_rule(l.substr(i));
 }
 
@@ -267,6 +271,8 @@ bool ends_with_check_code(std::string_view l) {
 bool is_gnu_finding(std::string_view l) {
     std::size_t p = 0;
     while (p < l.size() && p <= 8 && (l[p] == ' ' || l[p] == '\t')) ++p;
+    // `PATH:LINE:COL: …`; not `PATH:LINE: …`, which a grep hit writes too (`src/hash.c:12:
+    // SHA256(input)`).
     const std::size_t blank = gnu_place_end(l, p);
     // Then one blank and the message's first character; no scheme (`http://h:80:1: …`).
     if (blank == npos_v || blank + 1 >= l.size()) return false;
@@ -338,8 +344,19 @@ bool is_quoted_code(std::string_view l) {
     if (l[i] == '\t' && lead == 0) return true;
     if (!blanks) return false;
     if (l[i] == ' ') ++i;
-    return i < l.size() && l[i] == '|' &&
-           (i + 1 == l.size() || l[i + 1] == ' ' || l[i + 1] == '\n' || l[i + 1] == '\r');
+    if (!(i < l.size() && l[i] == '|' &&
+          (i + 1 == l.size() || l[i + 1] == ' ' || l[i + 1] == '\n' || l[i + 1] == '\r')))
+        return false;
+    // A table's row, not code: a word in capitals as the next cell (phpcs's `  4 | ERROR | …`).
+    std::size_t w = i + 1;
+    while (w < l.size() && l[w] == ' ') ++w;
+    const std::size_t word = w;
+    while (w < l.size() && l[w] >= 'A' && l[w] <= 'Z') ++w;
+    if (w - word >= 3) {
+        while (w < l.size() && l[w] == ' ') ++w;
+        if (w < l.size() && l[w] == '|') return false;
+    }
+    return true;
 }
 
 bool is_error_report(const KeyMatcher& keys, std::string_view t) {

@@ -86,6 +86,15 @@ bool names_place(std::string_view l) {
 
 bool names_file_line(std::string_view l) {
     if (l.size() > 600) l = l.substr(0, 600);
+    // The file first, the line in words later: perlcritic's `lib/Shop/Cart03.pm: Code before
+    // warnings are enabled at line 5, column 1. …`.
+    if (const std::size_t colon = l.find(": ");
+        colon != std::string_view::npos && colon > 0 &&
+        l.substr(0, colon).find(' ') == std::string_view::npos &&
+        names_file_name(l.substr(0, colon)))
+        for (std::size_t at = l.find(" line ", colon); at != std::string_view::npos;
+             at = l.find(" line ", at + 1))
+            if (is_digit_at(l, at + 6)) return true;
     for (std::size_t at = l.find("line "); at != std::string_view::npos;
          at = l.find("line ", at + 1)) {
         if (at < 2 || l[at - 1] != ' ' || !is_digit_at(l, at + 5)) continue;

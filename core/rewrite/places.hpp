@@ -27,7 +27,8 @@ bool is_file_place(std::string_view line);
 bool names_file_name(std::string_view line);
 
 /// A file's name and a line number in words, the file right before `line N`: perl's `… at
-/// mod018.pl line 8.`, PHP's `… in /srv/a.php on line 12`, Tcl's `(file "app.tcl" line 12)`.
+/// mod018.pl line 8.`, PHP's `… in /srv/a.php on line 12`, Tcl's `(file "app.tcl" line 12)`;
+/// or the file opening the line before a colon (perlcritic's `lib/A.pm: … at line 5, column 1.`).
 bool names_file_line(std::string_view line);
 
 /// A source location: NAME:12: or NAME:12:5, NAME(12,5), "line 12", or a stylish linter's row
