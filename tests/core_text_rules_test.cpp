@@ -1685,5 +1685,56 @@ TEST(TextRules, ATablesRowsUnderAFilesHeaderAreFindingsOfThatFile) {
     }
 }
 
+// include-what-you-use's verdict per file, `src/buf01.c should remove these lines:`, over the
+// lines to remove (`- #include <math.h>  // lines 4-4`), among clang's warnings and notes: a
+// line opening with a file's name and ending with a colon is a verdict about that file, and
+// its list up to a blank line is its own (286 of 405 lines were absent).
+TEST(TextRules, AVerdictAboutAFileKeepsTheListItAnnounces) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(137);
+    const char* headers[] = {"math.h", "ctype.h", "errno.h", "time.h", "limits.h"};
+    for (int round = 0; round < 4; ++round) {
+        const int files = 40 + static_cast<int>(rng() % 40);
+        std::string in;
+        std::vector<std::string> wanted;
+        for (int f = 0; f < files; ++f) {
+            const std::string file = "src/buf" + std::to_string(f) + ".c";
+            in += file +
+                  ":14:16: warning: using the result of an assignment as a condition "
+                  "without parentheses [-Wparentheses]\n    if (r->len = 0) return -1;\n"
+                  "        ~~~~~~~^~~\n" +
+                  file +
+                  ":14:16: note: place parentheses around the assignment to silence "
+                  "this warning\n    if (r->len = 0) return -1;\n               ^\n\n";
+            const std::string verdict = file + " should remove these lines:\n";
+            in += file + " should add these lines:\n#include <stdio.h>   // for sprintf\n\n" +
+                  verdict;
+            wanted.push_back(verdict);
+            for (int k = 0, count = 1 + static_cast<int>(rng() % 3); k < count; ++k) {
+                const std::string line = std::string("- #include <") + headers[(f + k) % 5] +
+                                         ">  // lines " + std::to_string(3 + k) + "-" +
+                                         std::to_string(3 + k) + "\n";
+                in += line;
+                wanted.push_back(line);
+            }
+            in += "\nThe full include-list for " + file +
+                  ":\n#include <stdio.h>   // for sprintf\n#include <stdlib.h>  // for malloc, "
+                  "NULL\n#include <string.h>  // for memcpy, strcat\n---\n";
+        }
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (std::size_t k = 0; k < wanted.size(); ++k) {
+            // Each verdict with its own list right under it.
+            if (!wanted[k].starts_with("src/")) continue;
+            std::string block = wanted[k];
+            for (std::size_t m = k + 1; m < wanted.size() && wanted[m].starts_with("- "); ++m)
+                block += wanted[m];
+            EXPECT_NE(view.find(block), std::string_view::npos) << round << ": " << block;
+        }
+    }
+}
+
 } // namespace
 } // namespace sutra::core

@@ -213,6 +213,9 @@ bool is_failures_heading(std::string_view t) {
     return i > 0 && t.substr(i) == " failing";
 }
 
+// How many lines of a list a checker's verdict about a file announces are its own.
+constexpr std::size_t k_listed_lines = 16;
+
 // How far apart two numbered titles of one failures list may be.
 constexpr std::size_t k_title_reach = 200;
 
@@ -528,6 +531,28 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             levels[i - 2] = Level::critical;
             b.location_line[i - 2] = true;
         }
+    }
+    // A checker's verdict about a file, announcing a list: a line that opens with the file's
+    // name and ends with a colon (include-what-you-use's `src/buf01.c should remove these
+    // lines:` over `- #include <math.h>  // lines 4-4`). The verdict is a finding, and its
+    // list, up to a blank line, is its own.
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        const std::string_view t = lines(i);
+        if (levels[i] == Level::critical || is_blank(t) || t[0] == ' ' || t[0] == '\t' ||
+            trimmed(t).back() != ':')
+            continue;
+        const std::size_t blank = t.find(' ');
+        if (blank == std::string_view::npos || t[blank - 1] == ':' || t[blank - 1] == ',' ||
+            !names_file_name(t.substr(0, blank)) || is_file_place(t.substr(0, blank)))
+            continue;
+        levels[i] = Level::critical;
+        std::size_t j = i + 1;
+        for (; j < n && j - i <= k_listed_lines && !is_blank(lines(j)); ++j) {
+            if (levels[j] == Level::critical && !b.location_line[j]) break;
+            levels[j] = Level::critical;
+            b.location_line[j] = true;
+        }
+        i = j - 1;
     }
     // The numbered titles of a failures list (jasmine's `Failures:` over `1) module100 lookup
     // finds key 1009`, `  Message:`, `    Expected 3 to equal 4.`, the stack; then `2) …`),
