@@ -1736,5 +1736,40 @@ TEST(TextRules, AVerdictAboutAFileKeepsTheListItAnnounces) {
     }
 }
 
+// Node's assert announces its message with a blank line between (`AssertionError
+// [ERR_ASSERTION]: Expected values to be strictly equal:`, a blank, `30 !== 50`), as
+// cucumber-js prints it under each failed step: the values are the error's own words (41 of
+// 45 were absent).
+TEST(TextRules, AnAnnouncedMessageAfterABlankLineStaysWithItsError) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(139);
+    for (int round = 0; round < 4; ++round) {
+        const int count = 40 + static_cast<int>(rng() % 40);
+        std::string in;
+        std::vector<std::string> values;
+        for (int f = 1; f <= count; ++f) {
+            values.push_back("       " + std::to_string(rng() % 90) +
+                             " !== " + std::to_string(rng() % 90) + "\n");
+            in += std::to_string(f) + ") Scenario: order " + std::to_string(100 + f) +
+                  " # features/area01.feature:" + std::to_string(3 + 5 * f) +
+                  "\n   \xe2\x9c\x94 Given an empty cart # features/step_definitions/steps.js:4\n"
+                  "   \xe2\x9c\x96 Then the total is 50 # features/step_definitions/steps.js:6\n"
+                  "       AssertionError [ERR_ASSERTION]: Expected values to be strictly "
+                  "equal:\n\n" +
+                  values.back() +
+                  "\n           + expected - actual\n\n           -30\n           +50\n\n"
+                  "           at World.<anonymous> (/p/features/step_definitions/steps.js:6:54)"
+                  "\n\n";
+        }
+        in += std::to_string(count) + " scenarios (" + std::to_string(count) + " failed)\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        const std::string_view view = view_of(r, in);
+        for (const std::string& v : values)
+            EXPECT_NE(view.find(v), std::string_view::npos) << round << ": " << v;
+    }
+}
+
 } // namespace
 } // namespace sutra::core

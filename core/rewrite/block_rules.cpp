@@ -630,12 +630,15 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     // A critical line that ends with a colon announces its message on the line right below
     // (Rust's `thread 'x' panicked at src/lib.rs:9:5:` over `index out of bounds: …`, a tool's
     // `error: the build failed because:` over the reason): the error's own words, whatever
-    // words they hold.
-    for (std::size_t i = 0; i + 1 < n; ++i)
-        if (levels[i] == Level::critical && !b.location_line[i] &&
-            levels[i + 1] != Level::critical && announces_message(lines(i)) &&
-            is_announced_message(indent_of(lines(i)), lines(i + 1)))
-            levels[i + 1] = Level::critical;
+    // words they hold. Node's assert leaves a blank line between (`AssertionError
+    // [ERR_ASSERTION]: Expected values to be strictly equal:`, a blank, `30 !== 50`).
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i] || !announces_message(lines(i)))
+            continue;
+        const std::size_t m = is_blank(lines(i + 1)) && i + 2 < n ? i + 2 : i + 1;
+        if (levels[m] != Level::critical && is_announced_message(indent_of(lines(i)), lines(m)))
+            levels[m] = Level::critical;
+    }
     // An error's details on the lines right below it, flush with it, each under a label in
     // capitals (psql's `ERROR:  duplicate key …` over `DETAIL:  Key (id)=(654) already
     // exists.` and `HINT:  …`): the error's own words, which tell its copies apart, so later
