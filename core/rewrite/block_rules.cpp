@@ -4,6 +4,7 @@
 
 #include "core/rewrite/diagnostic_lines.hpp"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -202,7 +203,7 @@ constexpr std::size_t k_diff_reach = 40;
 // `  12 failing`.
 bool is_failures_heading(std::string_view t) {
     t = trimmed(t);
-    if (t.empty() || t.size() > 80) return false;
+    if (t.size() < 7 || t.size() > 80 || (t.back() != ':' && t.back() != 'g')) return false;
     std::string lower(t);
     for (char& c : lower)
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
@@ -561,7 +562,9 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     for (std::size_t h = 0; h + 1 < n; ++h) {
         if (!is_failures_heading(lines(h))) continue;
         std::size_t next = 1, at = h, depth = 0;
-        for (std::size_t j = h + 1; j < n && j - at <= k_title_reach; ++j) {
+        // Up to the next list's heading: each line is looked at for one list only.
+        std::size_t j = h + 1;
+        for (; j < n && j - at <= k_title_reach && !is_failures_heading(lines(j)); ++j) {
             if (numbered_title(lines(j)) != next || (next > 1 && indent_of(lines(j)) != depth))
                 continue;
             if (levels[j] < Level::critical) levels[j] = Level::critical;
@@ -569,7 +572,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             at = j;
             ++next;
         }
-        h = at;
+        h = std::max(at, j - 1);
     }
     // An error whose stack follows its message, the message's lines flush left in between
     // (mocha's `AssertionError …: Expected values to be strictly equal:`, a blank, `31 !== 30`,
@@ -704,7 +707,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             bool said = true;
             for (std::size_t k = first; k < v && said; ++k) {
                 std::string_view value = trimmed(lines(k));
-                if (value.starts_with("---") || value.starts_with("+++") ||
+                if (value.empty() || value.starts_with("---") || value.starts_with("+++") ||
                     value.starts_with("@@") || (value[0] != '-' && value[0] != '+'))
                     continue;
                 value = trimmed(value.substr(1));

@@ -294,6 +294,13 @@ private:
     // The critical and the notable lines, in order: what select() visits on every attempt.
     std::vector<std::size_t> m_critical_lines;
     std::vector<std::size_t> m_listed; // listed_lines(), made once classify() is done
+    // finding_kind_of(text(i)) once per line over the tightening attempts; 0: not yet.
+    std::vector<std::uint64_t> m_finding_kinds;
+    std::uint64_t finding_kind(std::size_t i) {
+        if (m_finding_kinds.empty()) m_finding_kinds.assign(m_n, 0);
+        if (m_finding_kinds[i] == 0) m_finding_kinds[i] = finding_kind_of(text(i)) | 1;
+        return m_finding_kinds[i];
+    }
     std::vector<std::size_t> m_notable_lines;
     // shape_head of each line, its low half: it only serves as a filter (unequal heads mean
     // unequal shapes, and unequal lines), which half of it does as well, in half the memory.
@@ -811,7 +818,7 @@ private:
             std::size_t distinct = 0;
             for (std::size_t k = 0; k < n && distinct <= count / 4; ++k)
                 if (!m_blocks.location_line[lines[k]] &&
-                    kinds.insert(finding_kind_of(text(lines[k]))).second) {
+                    kinds.insert(finding_kind(lines[k])).second) {
                     firsts[k] = true;
                     ++distinct;
                 }
