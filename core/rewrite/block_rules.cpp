@@ -217,6 +217,8 @@ bool is_failures_heading(std::string_view t) {
 // How many lines of a list a checker's verdict about a file announces are its own.
 constexpr std::size_t k_listed_lines = 16;
 
+// How far below its heading a failures list's first title may be.
+constexpr std::size_t k_first_title_reach = 12;
 // How far apart two numbered titles of one failures list may be.
 constexpr std::size_t k_title_reach = 200;
 
@@ -559,20 +561,31 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     // finds key 1009`, `  Message:`, `    Expected 3 to equal 4.`, the stack; then `2) …`),
     // numbered 1, 2, 3 … at one depth: each names a failed test, whatever its message's words,
     // and the first frame of its stack in the program is its place.
-    for (std::size_t h = 0; h + 1 < n; ++h) {
-        if (!is_failures_heading(lines(h))) continue;
-        std::size_t next = 1, at = h, depth = 0;
-        // Up to the next list's heading: each line is looked at for one list only.
-        std::size_t j = h + 1;
-        for (; j < n && j - at <= k_title_reach && !is_failures_heading(lines(j)); ++j) {
-            if (numbered_title(lines(j)) != next || (next > 1 && indent_of(lines(j)) != depth))
+    // One pass: a heading opens a list when title 1 follows it closely; the list goes on while
+    // each next number comes within reach at the same depth (an error line between that reads
+    // as a heading, `AssertionError …: … equal:`, opens no new list unless a `1)` follows it).
+    {
+        std::size_t next = 0, last = 0, depth = 0; // the open list: the number it expects
+        std::size_t heading = n;                   // the last heading seen, n for none
+        for (std::size_t j = 0; j < n; ++j) {
+            if (next > 0 && j - last > k_title_reach) next = 0;
+            const std::size_t number = numbered_title(lines(j));
+            if (number == 0) {
+                if (is_failures_heading(lines(j))) heading = j;
                 continue;
+            }
+            const bool follows = next > 0 && number == next && indent_of(lines(j)) == depth;
+            const bool opens = number == 1 && heading < j && j - heading <= k_first_title_reach;
+            if (!follows && !opens) continue;
             if (levels[j] < Level::critical) levels[j] = Level::critical;
-            depth = indent_of(lines(j));
-            at = j;
+            if (opens && !follows) {
+                depth = indent_of(lines(j));
+                heading = n;
+                next = 1;
+            }
+            last = j;
             ++next;
         }
-        h = std::max(at, j - 1);
     }
     // An error whose stack follows its message, the message's lines flush left in between
     // (mocha's `AssertionError …: Expected values to be strictly equal:`, a blank, `31 !== 30`,
