@@ -163,15 +163,21 @@ bool is_numbered_title(std::string_view t) {
     return numbered_title(t) > 0;
 }
 
+// A short line in lower case, for a search of its words.
+std::string lowered(std::string_view t) {
+    std::string lower(t);
+    for (char& c : lower)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    return lower;
+}
+
 // A diff's opening under a failure: a short label naming the expected value and the actual one
 // (ava's `Difference (- actual, + expected):`, mocha's `+ expected - actual`, jest's `- Expected
 // + Received`), or a unified diff's `--- expected` over `+++ actual` (node-tap).
 bool opens_value_diff(std::string_view t, std::string_view next) {
     t = trimmed(t);
     if (t.empty() || t.size() > 60) return false;
-    std::string lower(t);
-    for (char& c : lower)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    const std::string lower = lowered(t);
     const bool expected = lower.find("expected") != std::string::npos;
     const bool actual =
         lower.find("actual") != std::string::npos || lower.find("received") != std::string::npos;
@@ -204,9 +210,7 @@ constexpr std::size_t k_diff_reach = 40;
 bool is_failures_heading(std::string_view t) {
     t = trimmed(t);
     if (t.size() < 7 || t.size() > 80 || (t.back() != ':' && t.back() != 'g')) return false;
-    std::string lower(t);
-    for (char& c : lower)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    const std::string lower = lowered(t);
     if (t.back() == ':')
         return lower.find("fail") != std::string::npos || lower.find("error") != std::string::npos;
     std::size_t i = 0;
@@ -806,11 +810,12 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
         if (mark == std::string_view::npos || mark == 0 || mark > 3 ||
             indent_of(lines(j)) <= indent_of(lines(i)) || t.substr(0, mark) == "i")
             continue;
-        bool symbol = true; // `!`, `×`, `x`, `⚠`: no word of its own
-        for (const char c : t.substr(0, mark))
-            symbol &= !((c >= 'a' && c <= 'w') || (c >= 'y' && c <= 'z') ||
-                        (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
-        if (!symbol) continue;
+        // A mark is no word of its own: `!`, `×`, `⚠`, or miette's ASCII `x`.
+        const std::string_view mark_text = t.substr(0, mark);
+        if (mark_text != "x" &&
+            mark_text.find_first_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+                                    "QRSTUVWXYZ0123456789") != std::string_view::npos)
+            continue;
         levels[j] = Level::critical;
         b.location_line[j] = true;
     }
