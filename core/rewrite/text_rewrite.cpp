@@ -34,6 +34,7 @@
 #include "core/util/utf8.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -140,34 +141,38 @@ std::uint64_t error_kind_of(std::string_view l) {
 // A line's words: its tokens holding a letter or a digit, in order, the rest (a gutter's `|`, a
 // caret run, the padding) left out. rustc's `  |   ---   ^^^^ expected `u32`, found `&str`` reads
 // the same under every error whatever the width of its column and carets.
-std::uint64_t words_of(std::string_view l) {
-    std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a over the words, a space after each
+// FNV-1a over a line's words that `take` accepts, a space after each, at most `most` of them.
+template <class Take>
+std::uint64_t hash_words(std::string_view l, Take take, std::size_t most = SIZE_MAX) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
     const auto mix = [&h](unsigned char c) {
         h ^= c;
         h *= 0x100000001b3ULL;
     };
-    std::size_t at = 0;
-    for (Token t = next_token(l, at); !t.text.empty(); t = next_token(l, at)) {
-        if (!t.alnum) continue;
+    std::size_t at = 0, words = 0;
+    for (Token t = next_token(l, at); !t.text.empty() && words < most; t = next_token(l, at)) {
+        if (!t.alnum || !take(t.text)) continue;
         for (const char c : t.text) mix(static_cast<unsigned char>(c));
         mix(' ');
+        ++words;
     }
     return h;
+}
+
+std::uint64_t words_of(std::string_view l) {
+    return hash_words(l, [](std::string_view) { return true; });
 }
 
 // The kind of a finding for choosing which to show past the ceiling: its words after its place
 // that hold no digit and no quote (standard's `  /p/a.js:5:23: Expected '===' and instead saw
 // '=='. (eqeqeq)` reads "Expected and instead saw (eqeqeq)" at every place), at most eight.
 std::uint64_t finding_kind_of(std::string_view l) {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    std::size_t at = 0, words = 0;
-    for (Token t = next_token(l, at); !t.text.empty() && words < 8; t = next_token(l, at)) {
-        if (!t.alnum || t.text.find_first_of("0123456789'\"`") != std::string_view::npos) continue;
-        for (const char c : t.text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-        h = (h ^ ' ') * 0x100000001b3ULL;
-        ++words;
-    }
-    return h;
+    return hash_words(
+        l,
+        [](std::string_view w) {
+            return w.find_first_of("0123456789'\"`") == std::string_view::npos;
+        },
+        8);
 }
 
 // What makes an error the same error again: its own text with the lines it sits under and its
@@ -824,24 +829,20 @@ private:
                 }
             if (distinct > count / 4) firsts.assign(n, false);
         }
+        // The most spread over the lines that fits, with the firsts or without them.
         std::vector<bool> shown;
         std::uint64_t bytes = 0;
-        for (;;) {
-            shown = spread_in_runs(n, count);
-            for (std::size_t k = 0; k < n; ++k)
-                if (firsts[k]) shown[k] = true;
-            bytes = bytes_of_shown(shown);
-            if (bytes <= room || count == 1) break;
-            count -= std::max<std::size_t>(1, count / 64);
-        }
-        if (bytes > room) { // the firsts alone do not fit: spread without them
-            for (count = std::max<std::size_t>(count, 1);;) {
-                shown = spread_in_runs(n, count);
+        const auto fit = [&](bool with_firsts) {
+            for (std::size_t c = count;; c -= std::max<std::size_t>(1, c / 64)) {
+                shown = spread_in_runs(n, c);
+                if (with_firsts)
+                    for (std::size_t k = 0; k < n; ++k) shown[k] = shown[k] || firsts[k];
                 bytes = bytes_of_shown(shown);
-                if (bytes <= room || count == 1) break;
-                count -= std::max<std::size_t>(1, count / 64);
+                if (bytes <= room || c == 1) return;
             }
-        }
+        };
+        fit(true);
+        if (bytes > room) fit(false); // the firsts alone do not fit
         if (bytes > room && !at_least_one) return 0;
         for (std::size_t k = 0; k < n; ++k)
             if (shown[k]) keep_error(lines[k]);
