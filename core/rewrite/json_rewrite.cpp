@@ -8,8 +8,11 @@
 // keep their first and last items around one marker element. When that cannot make the view fit,
 // large objects below the top level (maps of records such as dependency trees, flat maps such as
 // a registry's timestamps) keep their first and last members around one marker member,
-// `"[sutra: …]": null`. Items and members holding a critical key word, or an eslint error entry
-// (`"severity": 2`), stay between the markers. An elision is made only when its marker is
+// `"[sutra: …]": null`; a small flat record among them (a linter's finding) keeps the members
+// that say what and where instead. Items and members holding a critical key word, or an eslint
+// error entry (`"severity": 2`), stay between the markers, and an error's own record (a failed
+// test, a diagnostic whose severity is "error") stays whole, its strings at the mode's limit,
+// until only the ceiling can shorten it. An elision is made only when its marker is
 // shorter than the bytes it replaces. Over the target, the limits are tightened and the view
 // re-measured (a handful of linear passes that count bytes rather than build text); over the
 // hard ceiling, key items give way (as many as fit, evenly spread, the markers counting the
@@ -442,6 +445,11 @@ struct Limits {
     /// that are members of a key record do: over the ceiling, an error record outranks a key
     /// word inside a free string (a file's source text quoted by a linter).
     bool string_windows = true;
+    /// An error's own record (Renderer::find_records) keeps its containers whole and its strings
+    /// up to this limit, whatever the tightening did to the rest of the document: a failed
+    /// test's message, expected and actual values are what the view is for. Zero: records are
+    /// tightened like the rest (the last resort over the ceiling).
+    std::uint64_t record_string = 0;
     bool operator==(const Limits&) const = default;
 
     static constexpr std::uint64_t k_unlimited = std::numeric_limits<std::uint64_t>::max();
@@ -460,7 +468,10 @@ public:
              bool trailing_newline)
         : s_(s), start_(start), nodes_(nodes), lines_(lines), measure_(measure),
           options_keys_(keys), pretty_(pretty), trailing_newline_(trailing_newline) {
-        if (keys != nullptr) find_key_hits();
+        if (keys != nullptr) {
+            find_key_hits();
+            find_records();
+        }
     }
 
     /// The most key items one container held in its middle at the last measure.
@@ -606,6 +617,58 @@ private:
         return it != hits_.end() && *it < end;
     }
 
+    // Errors' own records: objects that say an error directly, by a key word in a member's
+    // name or in a scalar value (biome's `"severity": "error"`, jest's `"status": "failed"`) or
+    // as an eslint error entry, no bigger than a record is, and holding no list of such objects
+    // (a file's object with its list of results is a collection; its records are found inside
+    // it). The outermost ones are taken, so their spans are disjoint and in order.
+    void find_records() {
+        // Where lists of two or more items, one of them an object that holds a key word, begin.
+        std::vector<std::uint32_t> lists;
+        for (std::size_t i = 0; i < nodes_.size(); ++i) {
+            const Node& n = nodes_[i];
+            if (s_[n.begin] != '[' || n.count < 2 || !holds_key(n.begin, n.end)) continue;
+            std::uint32_t item = static_cast<std::uint32_t>(i + 1);
+            for (std::uint64_t k = 0; k < n.count; ++k) {
+                const Node& v = nodes_[item];
+                if (s_[v.begin] == '{' && holds_key(v.begin, v.end)) {
+                    lists.push_back(n.begin);
+                    break;
+                }
+                item = v.next;
+            }
+        }
+        records_.clear();
+        for (std::size_t i = 1; i < nodes_.size(); ++i) {
+            const Node& n = nodes_[i];
+            if (s_[n.begin] != '{' || n.end - n.begin > k_record_bytes) continue;
+            if (!records_.empty() && n.begin < records_.back().second) continue; // inside one
+            bool direct = std::binary_search(hits_.begin(), hits_.end(), n.begin);
+            std::uint32_t key = static_cast<std::uint32_t>(i + 1);
+            for (std::uint64_t k = 0; k < n.count && !direct; ++k) {
+                const Node& name = nodes_[key];
+                const Node& value = nodes_[name.next];
+                const char v = s_[value.begin];
+                direct = holds_key(name.begin, name.end) ||
+                         (v != '{' && v != '[' && says_verdict(raw(name)) &&
+                          holds_key(value.begin, value.end));
+                key = value.next;
+            }
+            if (!direct) continue;
+            const auto list = std::upper_bound(lists.begin(), lists.end(), n.begin);
+            if (list != lists.end() && *list < n.end) continue;
+            records_.emplace_back(n.begin, n.end);
+        }
+    }
+
+    // Whether the byte at `at` is inside an error's record, and the record's protection is on.
+    bool in_record(std::uint32_t at) const {
+        if (limits_.record_string == 0 || records_.empty()) return false;
+        auto it = std::upper_bound(records_.begin(), records_.end(), at,
+                                   [](std::uint32_t a, const auto& r) { return a < r.first; });
+        return it != records_.begin() && at < std::prev(it)->second;
+    }
+
     // An open container being rendered.
     struct Frame {
         std::uint32_t node = 0;
@@ -714,6 +777,8 @@ private:
             return;
         }
         const std::uint64_t count = n.count;
+        // An error's record keeps its members and its small lists whole.
+        if (in_record(n.begin)) return;
         // count > head + tail + 1, written so that huge limits cannot overflow
         if (!limits_.arrays || count <= limits_.head || count - limits_.head <= limits_.tail ||
             count - limits_.head - limits_.tail <= 1)
@@ -724,6 +789,12 @@ private:
         // An error entry is shown whole: a key word never starts at its brace, so a hit there
         // is one (find_key_hits).
         if (f.object && std::binary_search(hits_.begin(), hits_.end(), n.begin)) return;
+        // A flat record (a linter's finding: its message, rule and place beside flags and
+        // offsets) keeps the members that say what and where rather than its first and last.
+        if (f.object && f.node != 0 && is_flat_record(f.node)) {
+            plan_record_gaps(n, f);
+            return;
+        }
         const std::uint64_t first = limits_.head;
         const std::uint64_t last = count - limits_.tail - 1;
         // An item, or a member from its key to the end of its value: its span and the node
@@ -800,6 +871,37 @@ private:
         return true;
     }
 
+    // An object whose members are scalars or small values, one of them saying what or where.
+    bool is_flat_record(std::uint32_t index) const {
+        const Node& n = nodes_[index];
+        std::uint32_t key = index + 1;
+        bool says = false;
+        for (std::uint64_t k = 0; k < n.count; ++k) {
+            const Node& value = nodes_[nodes_[key].next];
+            if (value.end - value.begin > k_small_value) return false;
+            says = says || says_what_or_where(raw(nodes_[key]));
+            key = value.next;
+        }
+        return says;
+    }
+
+    // Whether a member name says how a check or a test came out, so that a key word in its value
+    // is the record's verdict (`"severity": "error"`, `"status": "failed"`), not one in its
+    // free text (a package's description that mentions errors).
+    static bool says_verdict(std::string_view quoted_key) {
+        static constexpr std::string_view k_names[] = {
+            "severity", "level", "status",  "outcome",    "result",
+            "state",    "type",  "kind",    "category",   "exception",
+            "failure",  "fault", "verdict", "conclusion", "loglevel"};
+        if (quoted_key.size() < 6 || quoted_key.size() > 14) return false;
+        std::string name;
+        for (const char c : quoted_key.substr(1, quoted_key.size() - 2)) {
+            if (c == '_' || c == '-') continue;
+            name += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        }
+        return std::find(std::begin(k_names), std::end(k_names), name) != std::end(k_names);
+    }
+
     // Whether a member name says what a finding is or where (any tool's spelling: compared in
     // lower case without '_' and '-').
     static bool says_what_or_where(std::string_view quoted_key) {
@@ -812,7 +914,7 @@ private:
             // {"line": 12, …}}), and a failed test's values (jest's "failureMessages").
             "range", "start", "end", "region", "position", "span", "locations", "physicallocation",
             "startline", "startcolumn", "copname", "fullname", "failuremessages", "expected",
-            "actual", "received"};
+            "actual", "received", "version"};
         if (quoted_key.size() < 3 || quoted_key.size() > 24) return false;
         std::string name;
         for (const char c : quoted_key.substr(1, quoted_key.size() - 2)) {
@@ -938,13 +1040,16 @@ private:
     // and never cuts through an escape or a UTF-8 sequence.
     void string_value(const Node& n) {
         const std::string_view whole = raw(n);
+        const std::uint64_t limit = in_record(n.begin)
+                                        ? std::max(limits_.max_string, limits_.record_string)
+                                        : limits_.max_string;
         // No marker is this short, so a string this short is never worth cutting.
-        if (whole.size() <= std::max<std::uint64_t>(limits_.max_string, k_shortest_marker)) {
+        if (whole.size() <= std::max<std::uint64_t>(limit, k_shortest_marker)) {
             emit(whole);
             return;
         }
         const std::string_view content = whole.substr(1, whole.size() - 2);
-        const std::uint64_t keep = limits_.max_string / 2;
+        const std::uint64_t keep = limit / 2;
         const std::uint64_t head_keep = keep * 2 / 3;
         const std::uint64_t tail_keep = keep - head_keep;
         const std::size_t head = unit_around(content, static_cast<std::size_t>(head_keep)).first;
@@ -1009,6 +1114,10 @@ private:
     static constexpr std::size_t k_window_after = 160;
     // Fewer bytes than any marker takes ("[sutra: 1 bytes of this string elided …]").
     static constexpr std::uint64_t k_shortest_marker = 64;
+    // A member value this small is part of a flat record (is_flat_record): a place, a range.
+    static constexpr std::uint32_t k_small_value = 256;
+    // An object larger than this is a collection, not one error's record.
+    static constexpr std::uint32_t k_record_bytes = 16384;
 
     std::string_view s_;
     std::size_t start_; // bytes of text before the document
@@ -1016,7 +1125,8 @@ private:
     const Lines& lines_;
     const MarkerContext& measure_;
     const KeyMatcher* options_keys_;
-    std::vector<std::uint32_t> hits_; // see find_key_hits()
+    std::vector<std::uint32_t> hits_;                              // see find_key_hits()
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> records_; // see find_records()
     std::uint64_t most_keys_ = 0;
     bool pretty_;
     bool trailing_newline_;
@@ -1057,13 +1167,15 @@ bool is_json_document(std::string_view bytes, std::uint32_t max_depth, std::uint
 
 namespace {
 
+// An error record's strings keep at least this much before records give way (fit_ceiling).
+constexpr std::uint64_t k_short_record_string = 256;
+
 // Over the ceiling, in order, until the view fits: key records keep only the members that say
-// what and where; strings outside key records lose their key-word windows; key items give way
-// (as many stay as fit,
-// evenly spread); strings lose all but their key-word windows, and arrays and objects their
-// items from the ends (first the last, then the first); then the top level's members fold too.
-// Each step keeps the most key items that fit. When nothing fits, the last limits are returned
-// and the caller decides.
+// what and where, and errors' records shorten their strings; strings outside key records lose their
+// key-word windows; key items give way (as many stay as fit, evenly spread); strings lose all but
+// their key-word windows, and arrays and objects their items from the ends (first the last, then
+// the first); then the top level's members fold too. Each step keeps the most key items that fit.
+// When nothing fits, the last limits are returned and the caller decides.
 Limits fit_ceiling(Renderer& renderer, Limits limits, const JsonOptions& options) {
     const auto fits = [&](const Limits& l) { return renderer.measure(l) <= options.max_bytes; };
     const auto cap_keys = [&](Limits l) -> std::optional<Limits> {
@@ -1086,6 +1198,31 @@ Limits fit_ceiling(Renderer& renderer, Limits limits, const JsonOptions& options
     Limits uncapped = limits;
     uncapped.key_cap = Limits::k_unlimited;
     if (fits(uncapped)) return uncapped;
+    // Then their strings shorten, down to what a message and its values usually take; then
+    // records are tightened like everything else.
+    while (uncapped.record_string > k_short_record_string) {
+        uncapped.record_string = std::max(k_short_record_string, uncapped.record_string / 2);
+        if (fits(uncapped)) return uncapped;
+    }
+    // The rest of the document gives way before the records do: free strings lose their
+    // windows and then their text, lists and objects their ends.
+    if (uncapped.record_string > 0) {
+        uncapped.string_windows = false;
+        if (fits(uncapped)) return uncapped;
+        uncapped.max_string = 0;
+        if (fits(uncapped)) return uncapped;
+        if (uncapped.arrays) {
+            uncapped.objects = true;
+            for (const std::uint64_t ends : {1, 0}) {
+                uncapped.head = std::min<std::uint64_t>(uncapped.head, 1);
+                uncapped.tail = std::min<std::uint64_t>(uncapped.tail, ends);
+                if (fits(uncapped)) return uncapped;
+            }
+            uncapped.head = 0;
+            if (fits(uncapped)) return uncapped;
+        }
+    }
+    limits.record_string = 0;
     limits.string_windows = false;
     if (auto l = cap_keys(limits)) return *l;
     limits.max_string = 0;
@@ -1134,6 +1271,7 @@ plan_json(std::string_view bytes, std::size_t start, const JsonOptions& options)
 
         Limits limits{options.max_string_bytes, options.array_head, options.array_tail,
                       options.elide_arrays};
+        limits.record_string = options.max_string_bytes;
         const Limits floor{std::min<std::uint64_t>(limits.max_string, 64),
                            std::min<std::uint64_t>(limits.head, 1),
                            std::min<std::uint64_t>(limits.tail, 1), limits.arrays};
