@@ -30,6 +30,7 @@
 #include "core/rewrite/block_rules.hpp"
 #include "core/rewrite/diagnostic_lines.hpp"
 #include "core/rewrite/line_runs.hpp"
+#include "core/rewrite/places.hpp"
 #include "core/util/flat_set.hpp"
 #include "core/util/utf8.hpp"
 
@@ -322,6 +323,9 @@ private:
     std::vector<bool> m_said_above;
     // The bottom frames of an error's stack that the stack shown above it ends with too.
     std::vector<bool> m_common;
+    // A line in that context that is the later error's own message (own_words), not a quoted
+    // excerpt, a frame, a note or words the first few said.
+    std::vector<bool> m_own;
     std::uint64_t m_critical_room = 0; // bytes of critical lines shown at most
     bool m_use_folds = true;           // folds become markers; off, their lines are plain gaps
     bool m_used_ansi = false;
@@ -631,6 +635,11 @@ private:
             if (m_blocks.location_line[i]) continue; // its error's context is its context
             if (m_later[i]) {
                 m_bare[i] = true;
+                // Its own message still says something the first few did not (catch2's
+                // expression and expansion, ExUnit's `left:` and `right:`).
+                if (!context || context_bytes + used > room) continue;
+                for (std::size_t j = i + 1, end = context_end(i); j < end; ++j)
+                    if (m_own[j]) context_bytes += keep(j);
                 continue;
             }
             if (!context || context_bytes + used > room) continue; // once over, it stays over
@@ -736,6 +745,62 @@ private:
             above_begin = i + 1;
             above_end = end;
         }
+        // A later error's own message: its paragraph (up to a blank line) when it announces
+        // one (catch2's `t.cpp:14: FAILED:`), else the labelled values there and the line a
+        // label announces (ExUnit's `left:  7` and `right: 8` under `Assertion with == failed`).
+        m_own.assign(m_n, false);
+        for (std::size_t k = 0; k < m_critical_lines.size(); ++k) {
+            const std::size_t i = m_critical_lines[k];
+            if (!m_later[i]) continue;
+            const bool announces = trimmed_end(text(i)).ends_with(':');
+            bool label = false; // the line above was a label of the message
+            for (std::size_t j = i + 1; j < ends[k] && !is_blank(text(j)); ++j) {
+                const bool part = announces || label || labels_value(text(j));
+                m_own[j] = part && !m_said_above[j] && !m_common[j] &&
+                           m_level[j] != Level::critical && own_words(text(j));
+                label = m_own[j] && trimmed_end(text(j)).ends_with(':');
+            }
+        }
+    }
+
+    // `left:  10`, `Expected: 5`, `code:  assert …`: a short label in words, a colon, a value.
+    static bool labels_value(std::string_view t) {
+        std::size_t i = 0;
+        while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+        const std::size_t word = i;
+        while (i < t.size() && i - word <= 24 &&
+               ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') || t[i] == ' ' ||
+                t[i] == '_' || t[i] == '-'))
+            ++i;
+        if (i == word || i >= t.size() || t[i] != ':' || t[i - 1] == ' ') return false;
+        ++i;
+        if (i >= t.size() || t[i] != ' ') return false;
+        while (i < t.size() && t[i] == ' ') ++i;
+        return i < t.size() && t[i] != '\n' && t[i] != '\r';
+    }
+
+    static std::string_view trimmed_end(std::string_view t) {
+        while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+            t.remove_suffix(1);
+        return t;
+    }
+
+    // Whether a line under an error is its own message rather than context that repeats from
+    // error to error: no place or frame, no quoted source or its gutter, caret or box drawing,
+    // no compiler note.
+    static bool own_words(std::string_view t) {
+        std::size_t i = 0;
+        while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+        if (i == t.size() || t[i] == '\n' || t[i] == '\r') return false;
+        const unsigned char c = static_cast<unsigned char>(t[i]);
+        if (c == '|' || c == '^' || c == '~' || c == '=' || c == 0xE2) return false;
+        // Words or values, not a ruler or a marker row (oxlint's `   :   ^^^^`, `   `----`).
+        if (std::none_of(t.begin() + static_cast<std::ptrdiff_t>(i), t.end(), [](char ch) {
+                return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+                       (ch >= 'A' && ch <= 'Z');
+            }))
+            return false;
+        return !is_file_place(t) && !is_quoted_code(t) && !is_subordinate_diagnostic(t);
     }
 
     // The end (exclusive) of the lines under critical line i that are its context: a few plain

@@ -1,0 +1,107 @@
+// Later errors of one kind (core/rewrite/text_rewrite.cpp, mark_later_errors): past the first
+// few, an error's repeated context (quoted source, frames, notes) stays behind a marker, but its
+// own message still shows, out of the critical room: the paragraph its closing colon announces,
+// its labelled values (`left:  7`) and the line a label announces.
+
+#include "core/compress.hpp"
+#include "tests/test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace sutra::core {
+namespace {
+
+using test::TempDir;
+
+Response run(const std::string& input, const Config& c) {
+    Request req;
+    req.output = input;
+    req.exit_code = 1;
+    return compress(req, c);
+}
+
+bool shows_line(const std::string& view, const std::string& line) {
+    return view.starts_with(line + "\n") || view.find("\n" + line + "\n") != std::string::npos;
+}
+
+// catch2's shape: a ruled test-case header, then `t.cpp:N: FAILED:`, the expression, `with
+// expansion:` and the values, for many failures of one kind: every expression and value shows.
+TEST(LaterErrors, AnAnnouncedMessageShowsUnderEveryErrorOfAKind) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(8);
+    for (int round = 0; round < 6; ++round) {
+        SCOPED_TRACE(round);
+        const std::string rule(79, '-'), dots(79, '.');
+        std::string in =
+            "\n" + std::string(79, '~') + "\nringtests is a Catch host application.\n\n";
+        std::vector<std::string> own;
+        const int failures = 60 + static_cast<int>(rng() % 60);
+        for (int f = 0; f < failures; ++f) {
+            const std::string file = "t" + std::to_string(f / 6) + ".cpp";
+            const int line = 7 + f % 6;
+            const int want = static_cast<int>(rng() % 100), got = want + 1 + f % 3;
+            const std::string expr =
+                "  CHECK( r.sum(" + std::to_string(f) + ") == " + std::to_string(want) + " )";
+            const std::string values = "  " + std::to_string(got) + " == " + std::to_string(want);
+            in += rule + "\nring " + std::to_string(f) + " sums\n" + rule + "\n" + file + ":" +
+                  std::to_string(line) + "\n" + dots + "\n\n" + file + ":" + std::to_string(line) +
+                  ": FAILED:\n" + expr + "\nwith expansion:\n" + values + "\n\n";
+            own.push_back(expr);
+            own.push_back(values);
+        }
+        in += std::string(79, '=') + "\ntest cases: " + std::to_string(failures) +
+              " | 0 passed | " + std::to_string(failures) + " failed\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : own) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+        EXPECT_LT(r.view.size(), in.size());
+    }
+}
+
+// ExUnit's shape: a numbered title, then the assertion's labelled values (`left:`, `right:`),
+// then its stack: the values show under every failure, the stack's frames need not.
+TEST(LaterErrors, LabelledValuesShowUnderEveryErrorOfAKind) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(13);
+    for (int round = 0; round < 6; ++round) {
+        SCOPED_TRACE(round);
+        std::string in;
+        for (int k = 0; k < 300; ++k)
+            in += "Compiling lib/cart/part" + std::to_string(k) + ".ex (" +
+                  std::to_string(rng() % 900) + " ms)\n";
+        in += "Running ExUnit with seed: 1, max_cases: 4\n\n";
+        std::vector<std::string> own;
+        const int failures = 40 + static_cast<int>(rng() % 40);
+        for (int f = 0; f < failures; ++f) {
+            const int want = static_cast<int>(rng() % 100);
+            const std::string left = "     left:  " + std::to_string(want + 1);
+            const std::string right = "     right: " + std::to_string(want);
+            in += "  " + std::to_string(f + 1) + ") test add computes total " + std::to_string(f) +
+                  " (CartTest)\n     cart_test.exs:" + std::to_string(100 + f * 4) +
+                  "\n     Assertion with == failed\n     code:  assert Cart.add(" +
+                  std::to_string(f) + ") == " + std::to_string(want) + "\n" + left + "\n" + right +
+                  "\n     stacktrace:\n       cart_test.exs:" + std::to_string(103 + f * 4) +
+                  ": (test)\n\n";
+            own.push_back(left);
+            own.push_back(right);
+        }
+        in += "\nFinished in 0.1 seconds\n" + std::to_string(failures) + " tests, " +
+              std::to_string(failures) + " failures\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : own) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+    }
+}
+
+} // namespace
+} // namespace sutra::core
