@@ -78,6 +78,22 @@ TEST(SignalLines, LevelsOfLinesTakenAlone) {
               Level::critical);
     EXPECT_EQ(line_level(keys, "src/port.cc:120:  std::vector<int> v = {1, 2};\n"), Level::none);
     EXPECT_EQ(line_level(keys, "src/hash.c:12: SHA256(input)\n"), Level::none);
+    // A file and line then a message in words (vulture, codespell); a column range (hlint); a
+    // place then ` - ` (cspell); a row opening with its line, column and severity (remark).
+    EXPECT_EQ(line_level(keys, "pkg/inv/mod10.py:11: unused variable 'stale' (60% confidence)\n"),
+              Level::critical);
+    EXPECT_EQ(line_level(keys, "docs/runbook14.md:3: writting ==> writing\n"), Level::critical);
+    EXPECT_EQ(line_level(keys, "src/Inv/Stock1.hs:16:1-28: Suggestion: Use null\n"),
+              Level::critical);
+    EXPECT_EQ(line_level(keys, "docs/guide1.md:1:26 - Unknown word (Servise) fix: (Service)\n"),
+              Level::critical);
+    EXPECT_EQ(
+        line_level(keys, "11:1-11:26   warning Unexpected heading rank `3`  heading-increment\n"),
+        Level::critical);
+    EXPECT_EQ(line_level(keys, "    1:1-1:33 info    Parent heading defined here\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "docs/a.md:3: Run the build\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "src/a.c:12: foo(x); bar(y);\n"), Level::none);
+    EXPECT_EQ(line_level(keys, "12:30 the meeting starts\n"), Level::none);
     // Quoted source is the program's words, not the tool's.
     EXPECT_EQ(line_level(keys, "640\t            assert obj is not None\n"), Level::none);
     EXPECT_EQ(line_level(keys, "   12 |     throw new Error(\"bad\");\n"), Level::none);

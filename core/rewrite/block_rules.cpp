@@ -316,9 +316,15 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
                (levels[i] == Level::critical ||
                 (levels[i] == Level::notable && mentions_warning(t)) || ends_with_rule_name(t));
     };
+    // A row that opens with its line and column (is_row_finding) names no file: it sits under
+    // its paragraph's file even flush left (remark's `docs/a.md` over `5:1  warning …`).
+    const auto row = [&](std::size_t i, std::string_view t) {
+        return levels[i] == Level::critical && is_row_finding(t);
+    };
     bool any = false;
     for (std::size_t i = 0; i < n && !any; ++i)
-        any = levels[i] >= Level::notable && indent_of(lines(i)) > 0 && candidate(i, lines(i));
+        any = (levels[i] >= Level::notable && indent_of(lines(i)) > 0 && candidate(i, lines(i))) ||
+              row(i, lines(i));
     if (!any) return;
     b.parent.assign(n, -1);
     b.heading.assign(n, -1);
@@ -351,6 +357,10 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
         // and it closes none.
         if (is_ruler(t)) continue;
         const std::size_t depth = indent_of(t);
+        if (depth == 0 && paragraph_file && paragraph < i && row(i, t)) {
+            b.parent[i] = b.heading[i] = static_cast<std::int32_t>(paragraph);
+            continue;
+        }
         while (!open.empty() && open.back().first >= depth) open.pop_back();
         if (depth > 0 && !open.empty() && i - open.back().second <= k_parent_reach &&
             candidate(i, t)) {

@@ -198,24 +198,38 @@ bool mentions_warning(std::string_view l) {
 }
 
 // Where a place in the GNU form, `PATH:LINE:COL:`, that opens the line at `from` ends (the
-// blank after its colon), or npos_v. Only that first token is scanned: most lines are told
-// apart within a few bytes. The path has a dot or a slash in it (a file's name).
+// blank before its message), or npos_v. Only that first token is scanned: most lines are told
+// apart within a few bytes. The path has a dot or a slash in it (a file's name). The column
+// may be a range (hlint's `Stock1.hs:16:1-28:`), and the place may end in ` - ` instead of a
+// colon (cspell's `docs/a.md:1:26 - Unknown word`).
 namespace {
 std::size_t gnu_place_end(std::string_view l, std::size_t from) {
     std::size_t blank = from;
     while (blank < l.size() && blank <= from + 4096 && l[blank] != ' ' && l[blank] != '\t') ++blank;
-    if (blank < from + 2 || blank >= l.size() || l[blank] != ' ' || l[blank - 1] != ':')
+    if (blank < from + 2 || blank >= l.size() || l[blank] != ' ') return npos_v;
+    std::size_t end = blank; // the blank before the message
+    std::string_view where;
+    if (l[blank - 1] == ':') {
+        where = l.substr(from, blank - 1 - from);
+    } else if (l.substr(blank, 3) == " - " && blank + 3 < l.size()) {
+        where = l.substr(from, blank - from);
+        end = blank + 2;
+    } else {
         return npos_v;
-    const std::string_view where = l.substr(from, blank - 1 - from);
+    }
     std::size_t k = where.size();
     for (int field = 0; field < 2; ++field) {
-        const std::size_t digits_end = k;
+        std::size_t digits_end = k;
         while (k > 0 && is_digit_at(where, k - 1)) --k;
+        if (field == 0 && k != digits_end && k > 1 && where[k - 1] == '-') { // a column range
+            digits_end = --k;
+            while (k > 0 && is_digit_at(where, k - 1)) --k;
+        }
         if (k == digits_end || k == 0 || where[k - 1] != ':') return npos_v;
         --k;
     }
     if (where.substr(0, k).find_first_of("./") == std::string_view::npos) return npos_v;
-    return blank;
+    return end;
 }
 } // namespace
 
@@ -284,6 +298,58 @@ bool is_gnu_finding(std::string_view l) {
     for (std::string_view w : {"note:", "help:", "info:", "hint:", "remark:", "information:"})
         if (rest.starts_with(w)) return false;
     return true;
+}
+
+// A finding named by its file and line alone, `PATH:LINE: message` (vulture's `pkg/m.py:3:
+// unused import 'os' (90% confidence)`, codespell's `docs/a.md:3: recieve ==> receive`): a
+// message in words opens right after the place, where a grep hit shows a file's own line,
+// indented or code (`src/a.c:12:    return x;`, `src/hash.c:12: SHA256(input)`).
+bool is_line_finding(std::string_view l) {
+    const std::size_t colon = l.find(": ");
+    if (colon == std::string_view::npos || colon < 3 || colon > 4096) return false;
+    const std::string_view where = l.substr(0, colon);
+    std::size_t k = where.size();
+    while (k > 0 && is_digit_at(where, k - 1)) --k;
+    if (k == where.size() || k < 2 || where[k - 1] != ':') return false;
+    const std::string_view path = where.substr(0, k - 1);
+    if (path.find_first_of("./") == std::string_view::npos ||
+        path.find_first_of(" \t:") != std::string_view::npos)
+        return false;
+    // A word of two or more lower-case letters, then a blank: prose, not a file's line.
+    const std::string_view rest = l.substr(colon + 2);
+    std::size_t w = 0;
+    while (w < rest.size() && rest[w] >= 'a' && rest[w] <= 'z') ++w;
+    if (w < 2 || w >= rest.size() || rest[w] != ' ') return false;
+    return rest.find_first_of(";{}") == std::string_view::npos;
+}
+
+// A row under its file's name that opens with the finding's line and column (or their range)
+// and its severity (eslint's stylish `  3:10  warning  'x' is defined but never used`,
+// remark's `11:1-11:26   warning Unexpected heading rank`).
+bool is_row_finding(std::string_view l) {
+    std::size_t i = 0;
+    while (i < l.size() && i <= 8 && (l[i] == ' ' || l[i] == '\t')) ++i;
+    const auto number = [&] {
+        const std::size_t at = i;
+        while (is_digit_at(l, i)) ++i;
+        return i > at && i - at <= 7;
+    };
+    const auto line_col = [&] { return number() && i < l.size() && l[i++] == ':' && number(); };
+    if (!line_col()) return false;
+    if (i < l.size() && l[i] == '-') {
+        ++i;
+        const std::size_t at = i;
+        if (!line_col()) {
+            i = at;
+            if (!number()) return false;
+        }
+    }
+    if (i >= l.size() || l[i] != ' ') return false;
+    while (i < l.size() && l[i] == ' ') ++i;
+    const std::string_view rest = l.substr(i);
+    for (std::string_view w : {"error ", "warning ", "Error ", "Warning "})
+        if (rest.starts_with(w)) return true;
+    return false;
 }
 
 // A compiler's subordinate diagnostic: `PATH:12:5: note: …`, `  = note: …`, `help: …`. It
@@ -396,7 +462,8 @@ Level line_level(const KeyMatcher& keys, std::string_view t) {
         level = Level::critical;
     // So is a row in the GNU form with no severity at all (luacheck's `src/m005.lua:11:10:
     // accessing undefined variable 'total_2'`, go vet's): its place is its identity.
-    if (level < Level::critical && is_gnu_finding(t)) level = Level::critical;
+    if (level < Level::critical && (is_gnu_finding(t) || is_line_finding(t) || is_row_finding(t)))
+        level = Level::critical;
     // A located line that names its check by code at its end (`… [SC2086]`) is one too, its
     // label (`note:`) whatever it is.
     if (level < Level::critical && ends_with_check_code(t) && names_place(t))

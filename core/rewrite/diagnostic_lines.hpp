@@ -24,6 +24,14 @@ bool is_labelled_finding(std::string_view line);
 /// blank after the column.)
 bool is_gnu_finding(std::string_view line);
 
+/// A finding named by its file and line alone, its message in words right after them
+/// (`pkg/m.py:3: unused import 'os' (90% confidence)`), unlike a grep hit's line of code.
+bool is_line_finding(std::string_view line);
+
+/// A row under its file's name opening with its line and column and a severity
+/// (`  3:10  warning  'x' is defined but never used  no-unused-vars`).
+bool is_row_finding(std::string_view line);
+
 /// What a pair of brackets that ends the line after a blank holds (` [SC2086]` gives `SC2086`,
 /// mypy's `  [union-attr]` gives `union-attr`), or empty.
 std::string_view trailing_bracket(std::string_view line);

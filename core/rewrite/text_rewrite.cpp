@@ -270,6 +270,8 @@ public:
             }
             if (budget > 512)
                 budget -= std::min(budget / 2, size - m_opt.ceiling + 1024);
+            else if (m_show_own) // later errors' own messages yield before any fold or context
+                m_show_own = false;
             else if (m_use_folds && !m_folds.empty()) {
                 m_use_folds = false;
                 budget = m_opt.budget_bytes; // the markers were the cost, not the budget
@@ -326,6 +328,7 @@ private:
     // A line in that context that is the later error's own message (own_words), not a quoted
     // excerpt, a frame, a note or words the first few said.
     std::vector<bool> m_own;
+    bool m_show_own = true;            // off once the view did not fit with them (plan)
     std::uint64_t m_critical_room = 0; // bytes of critical lines shown at most
     bool m_use_folds = true;           // folds become markers; off, their lines are plain gaps
     bool m_used_ansi = false;
@@ -637,7 +640,7 @@ private:
                 m_bare[i] = true;
                 // Its own message still says something the first few did not (catch2's
                 // expression and expansion, ExUnit's `left:` and `right:`).
-                if (!context || context_bytes + used > room) continue;
+                if (!context || !m_show_own || context_bytes + used > room) continue;
                 for (std::size_t j = i + 1, end = context_end(i); j < end; ++j)
                     if (m_own[j]) context_bytes += keep(j);
                 continue;

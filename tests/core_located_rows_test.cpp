@@ -1,0 +1,125 @@
+// Findings named by their place with no error word (core/rewrite/diagnostic_lines.cpp): a file
+// and line then a message in words (vulture, codespell), a place then ` - ` (cspell), a column
+// range (hlint), and rows that open with their line and column under their file's name
+// (remark, eslint's stylish). Each is a finding: none folds into a "large output" marker while
+// the view has room, and a row under a file's name shows with it, so the same row in two files
+// is two findings.
+
+#include "core/compress.hpp"
+#include "tests/test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace sutra::core {
+namespace {
+
+using test::TempDir;
+
+Response run(const std::string& input, const Config& c) {
+    Request req;
+    req.output = input;
+    req.exit_code = 1;
+    return compress(req, c);
+}
+
+// What the reader gets: the view, or the output itself when it passed through.
+std::string_view shown(const Response& r, const std::string& in) {
+    return r.rewritten ? std::string_view(r.view) : std::string_view(in);
+}
+
+std::size_t hidden_of(std::string_view view, const std::vector<std::string>& lines) {
+    std::size_t hidden = 0;
+    for (const std::string& l : lines)
+        hidden += !(view.starts_with(l + "\n") || view.find("\n" + l + "\n") != std::string::npos);
+    return hidden;
+}
+
+TEST(LocatedRows, FindingsNamedByTheirPlaceAllShow) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(61);
+    const char* words[] = {"recieve", "seperate", "occured", "untill", "adress", "wich"};
+    for (int round = 0; round < 8; ++round) {
+        SCOPED_TRACE(round);
+        std::string in;
+        std::vector<std::string> rows;
+        const int count = 200 + static_cast<int>(rng() % 200);
+        for (int k = 0; k < count; ++k) {
+            const std::string file = "pkg/mod" + std::to_string(k / 5) + ".py";
+            const std::string line = std::to_string(1 + rng() % 300);
+            const std::string w = words[rng() % 6];
+            std::string row;
+            switch (round % 4) {
+            case 0:
+                row = file + ":" + line + ": unused variable 'v" + std::to_string(k) +
+                      "' (60% confidence)";
+                break;
+            case 1:
+                row = "docs/g" + std::to_string(k / 5) + ".md:" + line + ": " + w + " ==> fixed";
+                break;
+            case 2:
+                row = "docs/g" + std::to_string(k / 5) + ".md:" + line + ":" +
+                      std::to_string(1 + rng() % 70) + " - Unknown word (" + w + ")";
+                break;
+            default:
+                row = "src/M" + std::to_string(k / 5) + ".hs:" + line + ":3-" +
+                      std::to_string(9 + rng() % 30) + ": Suggestion: Use null";
+                break;
+            }
+            rows.push_back(row);
+            in += row + "\n";
+        }
+        const Response r = run(in, c);
+        EXPECT_EQ(hidden_of(shown(r, in), rows), 0u) << r.view.substr(0, 3000);
+    }
+}
+
+TEST(LocatedRows, RowsUnderAFilesNameShowWithItInEveryFile) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(67);
+    for (int round = 0; round < 6; ++round) {
+        SCOPED_TRACE(round);
+        std::string in;
+        for (int k = 0; k < 400; ++k)
+            in += "   info: read docs/part" + std::to_string(k) + ".md (" +
+                  std::to_string(rng() % 900) + " ms)\n";
+        in += "\n";
+        std::vector<std::string> wanted;
+        const int files = 20 + static_cast<int>(rng() % 20);
+        for (int f = 0; f < files; ++f) {
+            const std::string name = "docs/guide" + std::to_string(f) + ".md";
+            in += name + "\n";
+            wanted.push_back(name);
+            // The same rows in every file: each file's are its own findings.
+            for (const char* row : {"5:1          warning Unexpected unordered list marker `*`   "
+                                    "unordered-list-marker-style   remark-lint",
+                                    "11:1-11:26   warning Unexpected heading rank `3`   "
+                                    "heading-increment   remark-lint"})
+                in += std::string(row) + "\n";
+            in += "  [cause]:\n    1:1-1:33 info    Parent heading defined here\n";
+            const std::string own = std::to_string(20 + f) + ":1-" + std::to_string(20 + f) +
+                                    ":9   warning Unexpected reference `ref" + std::to_string(f) +
+                                    "`   no-undefined-references   remark-lint";
+            in += own + "\n\n";
+            wanted.push_back(own);
+        }
+        in += "\xe2\x9a\xa0 " + std::to_string(files * 3) + " warnings\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        EXPECT_EQ(hidden_of(r.view, wanted), 0u) << r.view.substr(0, 3000);
+        // Each file's copy of a common row shows, under its file's name.
+        std::size_t copies = 0;
+        for (std::size_t at = r.view.find("\n5:1          warning"); at != std::string::npos;
+             at = r.view.find("\n5:1          warning", at + 1))
+            ++copies;
+        EXPECT_EQ(copies, static_cast<std::size_t>(files));
+    }
+}
+
+} // namespace
+} // namespace sutra::core
