@@ -751,17 +751,26 @@ private:
         // A later error's own message: its paragraph (up to a blank line) when it announces
         // one (catch2's `t.cpp:14: FAILED:`), else the labelled values there and the line a
         // label announces (ExUnit's `left:  7` and `right: 8` under `Assertion with == failed`).
+        // A line said word for word under an earlier error of any kind (bandit's `More Info:
+        // https://…` under every finding) says nothing new; a label (`with expansion:`) stays.
         m_own.assign(m_n, false);
+        std::unordered_set<std::string_view> said;
         for (std::size_t k = 0; k < m_critical_lines.size(); ++k) {
             const std::size_t i = m_critical_lines[k];
-            if (!m_later[i]) continue;
+            if (m_blocks.location_line[i]) continue;
+            if (!m_later[i]) {
+                for (std::size_t j = i + 1; j < ends[k]; ++j) said.insert(trimmed_end(text(j)));
+                continue;
+            }
             const bool announces = trimmed_end(text(i)).ends_with(':');
             bool label = false; // the line above was a label of the message
             for (std::size_t j = i + 1; j < ends[k] && !is_blank(text(j)); ++j) {
-                const bool part = announces || label || labels_value(text(j));
-                m_own[j] = part && !m_said_above[j] && !m_common[j] &&
-                           m_level[j] != Level::critical && own_words(text(j));
-                label = m_own[j] && trimmed_end(text(j)).ends_with(':');
+                const std::string_view t = trimmed_end(text(j));
+                const bool part = announces || label || labels_value(t);
+                const bool own = part && !m_said_above[j] && !m_common[j] &&
+                                 m_level[j] != Level::critical && own_words(t);
+                label = own && t.ends_with(':');
+                m_own[j] = own && (label || said.insert(t).second);
             }
         }
     }
