@@ -121,5 +121,35 @@ TEST(LocatedRows, RowsUnderAFilesNameShowWithItInEveryFile) {
     }
 }
 
+// elixirc's warnings: the message, then its place indented on the next line, in a run that
+// exits 0. Each warning is located by that line: it and its place show, in every file.
+TEST(LocatedRows, AWarningWithItsPlaceBelowIsLocated) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(71);
+    for (int round = 0; round < 6; ++round) {
+        SCOPED_TRACE(round);
+        std::string in;
+        for (int k = 0; k < 300; ++k) in += "Compiling lib/part" + std::to_string(k) + ".ex\n";
+        std::vector<std::string> wanted;
+        const int files = 40 + static_cast<int>(rng() % 40);
+        for (int f = 0; f < files; ++f) {
+            const std::string file = "lib/report" + std::to_string(f) + ".ex";
+            for (const char* what : {"variable \"header\" is unused", "unused import Enum"}) {
+                const std::string place =
+                    "  " + file + ":" + std::to_string(3 + rng() % 20) + ": Reports.build/2";
+                in += std::string("warning: ") + what + "\n" + place + "\n\n";
+                wanted.push_back(place);
+            }
+        }
+        in += "Generated reports app\n";
+        Request req;
+        req.output = in;
+        req.exit_code = 0;
+        const Response r = compress(req, c);
+        EXPECT_EQ(hidden_of(shown(r, in), wanted), 0u) << r.view.substr(0, 3000);
+    }
+}
+
 } // namespace
 } // namespace sutra::core

@@ -504,7 +504,12 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     for (const auto& [end, frame] : tracebacks) link_place(b, levels, end, frame);
     for (std::size_t i = 0; i + 1 < n; ++i) {
         const bool error = levels[i] == Level::critical;
-        if (!error && !names_rule(lines(i))) continue;
+        // A warning with its place right below it (elixirc's `warning: unused alias Unused13`
+        // over `  lib/report13.ex:4`) is a located warning, as one naming it itself.
+        const bool warning = levels[i] == Level::notable && mentions_warning(lines(i)) &&
+                             is_file_place(lines(i + 1)) &&
+                             indent_of(lines(i + 1)) > indent_of(lines(i));
+        if (!error && !warning && !names_rule(lines(i))) continue;
         if (names_place(lines(i))) {
             // An error that names its place has no other below it, but the top frame of the
             // stack right under it names the function it happened in (UBSan's `ub2.c:8:27:
