@@ -94,6 +94,9 @@ TEST(SignalLines, LevelsOfLinesTakenAlone) {
     EXPECT_EQ(line_level(keys, "docs/a.md:3: Run the build\n"), Level::none);
     EXPECT_EQ(line_level(keys, "src/a.c:12: foo(x); bar(y);\n"), Level::none);
     EXPECT_EQ(line_level(keys, "12:30 the meeting starts\n"), Level::none);
+    // TeX's errors open with `! `.
+    EXPECT_EQ(line_level(keys, "! Missing $ inserted.\n"), Level::critical);
+    EXPECT_EQ(line_level(keys, "!important rules\n"), Level::none);
     // Quoted source is the program's words, not the tool's.
     EXPECT_EQ(line_level(keys, "640\t            assert obj is not None\n"), Level::none);
     EXPECT_EQ(line_level(keys, "   12 |     throw new Error(\"bad\");\n"), Level::none);

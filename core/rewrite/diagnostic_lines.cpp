@@ -129,6 +129,11 @@ bool is_failure_verdict(std::string_view l) {
     return i + 6 == l.size() || l[i + 6] == ' ' || l[i + 6] == '\n' || l[i + 6] == '\r';
 }
 
+// TeX's error: `! Undefined control sequence.`, `! Missing $ inserted.`, flush left.
+bool is_tex_error(std::string_view l) {
+    return l.size() > 3 && l[0] == '!' && l[1] == ' ' && l[2] >= 'A' && l[2] <= 'Z';
+}
+
 bool names_file(std::string_view l) {
     std::size_t words = 0;
     std::string_view last;
@@ -451,7 +456,8 @@ Level line_level(const KeyMatcher& keys, std::string_view t) {
     if (const char letter = severity_letter(t); letter != 0 && level < Level::critical)
         level = letter == 'E' || names_file(t) || names_place(t) ? Level::critical
                                                                  : std::max(level, Level::notable);
-    if (level < Level::critical && is_failure_verdict(t)) level = Level::critical;
+    if (level < Level::critical && (is_failure_verdict(t) || is_tex_error(t)))
+        level = Level::critical;
     if (level < Level::notable && is_section_header(t)) level = Level::notable;
     // A warning that names where it is (file:12:5, file(12,5), line 12) or the file it is about
     // (a checker's `[warn] src/a.js`) is a finding to act on, as an error is; so is a finding

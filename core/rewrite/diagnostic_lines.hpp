@@ -48,6 +48,9 @@ bool is_section_header(std::string_view line);
 /// A failure verdict in a vocabulary with no failure word: TAP's `not ok 12 …`.
 bool is_failure_verdict(std::string_view line);
 
+/// TeX's error line, flush left: `! Undefined control sequence.`.
+bool is_tex_error(std::string_view line);
+
 /// A token that names a file by its path (`src/a.js`, `./lib/x.py`), or a line of at most three
 /// words that ends with a file's name (`[warn] index.js`): a checker's verdict about that file.
 bool names_file(std::string_view line);
