@@ -103,5 +103,73 @@ TEST(LaterErrors, LabelledValuesShowUnderEveryErrorOfAKind) {
     }
 }
 
+// Python's doctest -v: passing examples, then failures whose traceback is indented under
+// `Exception raised:`. Each traceback's last frame in the program shows with its end, though
+// the message is the same every time.
+TEST(LaterErrors, AnIndentedTracebacksEndKeepsItsPlace) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(19);
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in;
+        std::vector<std::string> wanted;
+        const int functions = 20 + static_cast<int>(rng() % 20);
+        for (int f = 0; f < functions; ++f) {
+            const std::string fn = "conv" + std::to_string(f);
+            for (int k = 0; k < 4; ++k)
+                in += "Trying:\n    " + fn + "(" + std::to_string(k) + ")\nExpecting:\n    " +
+                      std::to_string(k * f) + "\nok\n";
+            const std::string example = "    " + fn + "(None)";
+            const std::string frame = "      File \"/p/units/convert.py\", line " +
+                                      std::to_string(100 + f * 18) + ", in " + fn;
+            in += std::string(70, '*') + "\nFile \"/p/units/convert.py\", line " +
+                  std::to_string(97 + f * 18) + ", in convert." + fn + "\nFailed example:\n" +
+                  example +
+                  "\nException raised:\n    Traceback (most recent call last):\n      File "
+                  "\"/usr/lib/python3.11/doctest.py\", line 1353, in __run\n        exec(compile("
+                  "example.source, filename, \"single\",\n" +
+                  frame +
+                  "\n        return x * factor\n    TypeError: unsupported operand type(s) for *: "
+                  "'NoneType' and 'int'\n";
+            wanted.push_back(example);
+            wanted.push_back(frame);
+        }
+        in += std::to_string(functions) + " items had failures:\n***Test Failed*** " +
+              std::to_string(functions) + " failures.\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+    }
+}
+
+// A bare label (`Failed example:`) under a later error announces the line below it, which is
+// that error's own: every failed example shows.
+TEST(LaterErrors, ABareLabelAnnouncesTheLineBelowIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const int failures : {60, 90}) {
+        SCOPED_TRACE(failures);
+        std::string in;
+        std::vector<std::string> wanted;
+        for (int f = 0; f < failures; ++f) {
+            const std::string example =
+                "    conv" + std::to_string(f) + "(None, " + std::to_string(f * 7 % 13) + ")";
+            in += std::string(70, '*') + "\nFile \"/p/units/convert.py\", line " +
+                  std::to_string(97 + f * 18) + ", in convert.conv" + std::to_string(f) +
+                  "\nFailed example:\n" + example + "\nExpected:\n    0\nGot nothing\n";
+            wanted.push_back(example);
+        }
+        in += "***Test Failed*** " + std::to_string(failures) + " failures.\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+    }
+}
+
 } // namespace
 } // namespace sutra::core

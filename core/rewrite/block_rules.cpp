@@ -474,14 +474,18 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     // hundredth `AssertionError: 2 != 3` of a test run, raised elsewhere, is no repeat of the
     // first: a traceback always keeps its error end.
     std::vector<std::pair<std::size_t, std::size_t>> tracebacks; // (error end, last frame)
+    // Indented too, inside another tool's report (doctest's `Exception raised:` over
+    // `    Traceback …`): its frames are deeper than it, its end at its depth.
     for (std::size_t i = 0; i < n; ++i) {
         const std::string_view t = lines(i);
-        if (t.empty() || t[0] != 'T' || !t.starts_with("Traceback (most recent call last)"))
+        const std::size_t depth = indent_of(t);
+        if (depth > 8 || t.size() <= depth || t[depth] != 'T' ||
+            !t.substr(depth).starts_with("Traceback (most recent call last)"))
             continue;
         std::size_t j = i + 1, frame = n;
-        for (; j < n && !lines(j).empty() && (lines(j)[0] == ' ' || lines(j)[0] == '\t'); ++j)
+        for (; j < n && !is_blank(lines(j)) && indent_of(lines(j)) > depth; ++j)
             if (is_file_place(lines(j))) frame = j;
-        if (j < n && j > i + 1 && !is_blank(lines(j))) {
+        if (j < n && j > i + 1 && !is_blank(lines(j)) && indent_of(lines(j)) == depth) {
             levels[j] = Level::critical;
             if (frame < n) tracebacks.emplace_back(j, frame);
         }

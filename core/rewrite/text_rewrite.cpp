@@ -766,7 +766,7 @@ private:
             bool label = false; // the line above was a label of the message
             for (std::size_t j = i + 1; j < ends[k] && !is_blank(text(j)); ++j) {
                 const std::string_view t = trimmed_end(text(j));
-                const bool part = announces || label || labels_value(t);
+                const bool part = announces || label || labels_value(t) || bare_label(t);
                 const bool own = part && !m_said_above[j] && !m_common[j] &&
                                  m_level[j] != Level::critical && own_words(t);
                 label = own && t.ends_with(':');
@@ -789,6 +789,17 @@ private:
         if (i >= t.size() || t[i] != ' ') return false;
         while (i < t.size() && t[i] == ' ') ++i;
         return i < t.size() && t[i] != '\n' && t[i] != '\r';
+    }
+
+    // `Failed example:`, `Exception raised:`: a few words and a colon, over what they name.
+    static bool bare_label(std::string_view t) {
+        std::size_t i = 0;
+        while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+        const std::size_t word = i;
+        while (i < t.size() && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') ||
+                                t[i] == ' ' || t[i] == '_' || t[i] == '-'))
+            ++i;
+        return i > word && i - word <= 32 && i + 1 == t.size() && t[i] == ':';
     }
 
     static std::string_view trimmed_end(std::string_view t) {
