@@ -171,5 +171,32 @@ TEST(LaterErrors, ABareLabelAnnouncesTheLineBelowIt) {
     }
 }
 
+// minitest's failures: `  6) Failure:` announces the test's name, which names its place in
+// brackets, then `Expected:` and `Actual:`. The name is the failure's own line, not a frame.
+TEST(LaterErrors, ATitleNamingItsPlaceIsTheErrorsOwnLine) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const int failures : {80, 120}) {
+        SCOPED_TRACE(failures);
+        std::string in = "# Running:\n\n" + std::string(200, '.') + "\n\nFinished in 0.004s\n\n";
+        std::vector<std::string> wanted;
+        for (int f = 0; f < failures; ++f) {
+            const std::string title = "TestSlug" + std::to_string(f) +
+                                      "#test_make_trailing [/p/rb/test/test_slug" +
+                                      std::to_string(f) + ".rb:" + std::to_string(5 + f % 9) + "]:";
+            in += "  " + std::to_string(f + 1) + ") Failure:\n" + title + "\nExpected: \"t-" +
+                  std::to_string(f) + "\"\n  Actual: \"t-" + std::to_string(f) + "-\"\n\n";
+            wanted.push_back(title);
+        }
+        in += "200 runs, 200 assertions, " + std::to_string(failures) + " failures, 0 errors\n";
+        const Response r = run(in, c);
+        // All of it may stay: then nothing is hidden either.
+        const std::string& view = r.rewritten ? r.view : in;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+    }
+}
+
 } // namespace
 } // namespace sutra::core

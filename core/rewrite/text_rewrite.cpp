@@ -823,7 +823,15 @@ private:
                        (ch >= 'A' && ch <= 'Z');
             }))
             return false;
-        return !is_file_place(t) && !is_quoted_code(t) && !is_subordinate_diagnostic(t);
+        // A frame or a place opens with it (`at …`, `File "…"`, `#3 0x…`, `/src/a.go:31`); a
+        // title that names its place later (minitest's `TestSlug9#test_words [t.rb:8]:`) is
+        // the error's own.
+        const std::string_view rest = t.substr(i);
+        for (std::string_view frame : {"at ", "File \"", "by 0x", "from "})
+            if (rest.starts_with(frame)) return false;
+        if (rest.size() > 1 && rest[0] == '#' && rest[1] >= '0' && rest[1] <= '9') return false;
+        if (is_file_place(rest.substr(0, rest.find_first_of(" \t")))) return false;
+        return !is_quoted_code(t) && !is_subordinate_diagnostic(t);
     }
 
     // The end (exclusive) of the lines under critical line i that are its context: a few plain
