@@ -449,6 +449,57 @@ char severity_letter(std::string_view t) {
     return t[0];
 }
 
+// `left:  10`, `Expected: 5`, `code:  assert …`: a short label in words, a colon, a value.
+bool is_labelled_value(std::string_view t) {
+    std::size_t i = 0;
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+    const std::size_t word = i;
+    while (i < t.size() && i - word <= 24 &&
+           ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') || t[i] == ' ' ||
+            t[i] == '_' || t[i] == '-'))
+        ++i;
+    if (i == word || i >= t.size() || t[i] != ':' || t[i - 1] == ' ') return false;
+    ++i;
+    if (i >= t.size() || t[i] != ' ') return false;
+    while (i < t.size() && t[i] == ' ') ++i;
+    return i < t.size() && t[i] != '\n' && t[i] != '\r';
+}
+
+// `Failed example:`, `Exception raised:`: a few words and a colon, over what they name.
+bool is_bare_label(std::string_view t) {
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+        t.remove_suffix(1);
+    std::size_t i = 0;
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+    const std::size_t word = i;
+    while (i < t.size() && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') ||
+                            t[i] == ' ' || t[i] == '_' || t[i] == '-'))
+        ++i;
+    return i > word && i - word <= 32 && i + 1 == t.size() && t[i] == ':';
+}
+
+bool is_own_message_line(std::string_view t) {
+    std::size_t i = 0;
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+    if (i == t.size() || t[i] == '\n' || t[i] == '\r') return false;
+    const unsigned char c = static_cast<unsigned char>(t[i]);
+    if (c == '|' || c == '^' || c == '~' || c == '=' || c == 0xE2) return false;
+    // Words or values, not a ruler or a marker row (oxlint's `   :   ^^^^`, `   `----`).
+    if (std::none_of(t.begin() + static_cast<std::ptrdiff_t>(i), t.end(), [](char ch) {
+            return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+        }))
+        return false;
+    // A frame or a place opens with it (`at …`, `File "…"`, `#3 0x…`, `/src/a.go:31`); a title
+    // that names its place later (minitest's `TestSlug9#test_words [t.rb:8]:`) is the error's
+    // own.
+    const std::string_view rest = t.substr(i);
+    for (std::string_view frame : {"at ", "File \"", "by 0x", "from "})
+        if (rest.starts_with(frame)) return false;
+    if (rest.size() > 1 && rest[0] == '#' && rest[1] >= '0' && rest[1] <= '9') return false;
+    if (is_file_place(rest.substr(0, rest.find_first_of(" \t")))) return false;
+    return !is_quoted_code(t) && !is_subordinate_diagnostic(t);
+}
+
 Level line_level(const KeyMatcher& keys, std::string_view t) {
     Level level = keys.level(t);
     // An error by its letter; a warning by its letter is one to act on when it names its file

@@ -79,6 +79,17 @@ bool is_error_report(const KeyMatcher& keys, std::string_view line);
 /// ones above it.
 std::size_t indent_of(std::string_view line);
 
+/// A short label in words, a colon and a value on the same line (`left:  10`, `Expected: 5`).
+bool is_labelled_value(std::string_view line);
+
+/// A few words and a colon alone (`Failed example:`): a label over the line below it.
+bool is_bare_label(std::string_view line);
+
+/// Whether a line under an error can be that error's own message rather than context that
+/// repeats from error to error: it has words or values, and is no frame or place (a line that
+/// opens with one), quoted source, gutter, caret, box drawing or compiler note.
+bool is_own_message_line(std::string_view line);
+
 /// The level of a line taken alone: its key words, raised for a failure verdict, an error tag, a
 /// warning that names a place or a file, a labelled or coded finding; a section ruler notable, a
 /// subordinate diagnostic at most notable.

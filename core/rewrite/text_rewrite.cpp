@@ -30,7 +30,6 @@
 #include "core/rewrite/block_rules.hpp"
 #include "core/rewrite/diagnostic_lines.hpp"
 #include "core/rewrite/line_runs.hpp"
-#include "core/rewrite/places.hpp"
 #include "core/util/flat_set.hpp"
 #include "core/util/utf8.hpp"
 
@@ -79,6 +78,13 @@ constexpr std::uint32_t k_context_per_kind = 3;
 constexpr std::size_t k_closing_lines = 4;
 // How close the search for the most critical room that fits the ceiling gets.
 constexpr std::uint64_t k_room_step = 1024;
+
+// A line without its end: its newline, a carriage return, trailing blanks.
+std::string_view trimmed_end(std::string_view t) {
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+        t.remove_suffix(1);
+    return t;
+}
 // A stack's bottom frames shared with the stack above it are elided from this many on.
 constexpr std::size_t k_min_common_frames = 4;
 // A long line keeps this many bytes either side of each critical word in its middle; words are
@@ -325,8 +331,8 @@ private:
     std::vector<bool> m_said_above;
     // The bottom frames of an error's stack that the stack shown above it ends with too.
     std::vector<bool> m_common;
-    // A line in that context that is the later error's own message (own_words), not a quoted
-    // excerpt, a frame, a note or words the first few said.
+    // A line in that context that is the later error's own message (is_own_message_line), not a
+    // quoted excerpt, a frame, a note or words the first few said.
     std::vector<bool> m_own;
     bool m_show_own = true;            // off once the view did not fit with them (plan)
     std::uint64_t m_critical_room = 0; // bytes of critical lines shown at most
@@ -766,72 +772,13 @@ private:
             bool label = false; // the line above was a label of the message
             for (std::size_t j = i + 1; j < ends[k] && !is_blank(text(j)); ++j) {
                 const std::string_view t = trimmed_end(text(j));
-                const bool part = announces || label || labels_value(t) || bare_label(t);
+                const bool part = announces || label || is_labelled_value(t) || is_bare_label(t);
                 const bool own = part && !m_said_above[j] && !m_common[j] &&
-                                 m_level[j] != Level::critical && own_words(t);
+                                 m_level[j] != Level::critical && is_own_message_line(t);
                 label = own && t.ends_with(':');
                 m_own[j] = own && (label || said.insert(t).second);
             }
         }
-    }
-
-    // `left:  10`, `Expected: 5`, `code:  assert …`: a short label in words, a colon, a value.
-    static bool labels_value(std::string_view t) {
-        std::size_t i = 0;
-        while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
-        const std::size_t word = i;
-        while (i < t.size() && i - word <= 24 &&
-               ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') || t[i] == ' ' ||
-                t[i] == '_' || t[i] == '-'))
-            ++i;
-        if (i == word || i >= t.size() || t[i] != ':' || t[i - 1] == ' ') return false;
-        ++i;
-        if (i >= t.size() || t[i] != ' ') return false;
-        while (i < t.size() && t[i] == ' ') ++i;
-        return i < t.size() && t[i] != '\n' && t[i] != '\r';
-    }
-
-    // `Failed example:`, `Exception raised:`: a few words and a colon, over what they name.
-    static bool bare_label(std::string_view t) {
-        std::size_t i = 0;
-        while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
-        const std::size_t word = i;
-        while (i < t.size() && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') ||
-                                t[i] == ' ' || t[i] == '_' || t[i] == '-'))
-            ++i;
-        return i > word && i - word <= 32 && i + 1 == t.size() && t[i] == ':';
-    }
-
-    static std::string_view trimmed_end(std::string_view t) {
-        while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
-            t.remove_suffix(1);
-        return t;
-    }
-
-    // Whether a line under an error is its own message rather than context that repeats from
-    // error to error: no place or frame, no quoted source or its gutter, caret or box drawing,
-    // no compiler note.
-    static bool own_words(std::string_view t) {
-        std::size_t i = 0;
-        while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
-        if (i == t.size() || t[i] == '\n' || t[i] == '\r') return false;
-        const unsigned char c = static_cast<unsigned char>(t[i]);
-        if (c == '|' || c == '^' || c == '~' || c == '=' || c == 0xE2) return false;
-        // Words or values, not a ruler or a marker row (oxlint's `   :   ^^^^`, `   `----`).
-        if (std::none_of(t.begin() + static_cast<std::ptrdiff_t>(i), t.end(), [](char ch) {
-                return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
-                       (ch >= 'A' && ch <= 'Z');
-            }))
-            return false;
-        // A frame or a place opens with it (`at …`, `File "…"`, `#3 0x…`, `/src/a.go:31`); a
-        // title that names its place later (minitest's `TestSlug9#test_words [t.rb:8]:`) is
-        // the error's own.
-        const std::string_view rest = t.substr(i);
-        for (std::string_view frame : {"at ", "File \"", "by 0x", "from "})
-            if (rest.starts_with(frame)) return false;
-        if (rest.size() > 1 && rest[0] == '#' && rest[1] >= '0' && rest[1] <= '9') return false;
-        if (is_file_place(rest.substr(0, rest.find_first_of(" \t")))) return false;
-        return !is_quoted_code(t) && !is_subordinate_diagnostic(t);
     }
 
     // The end (exclusive) of the lines under critical line i that are its context: a few plain
