@@ -198,5 +198,36 @@ TEST(LaterErrors, ATitleNamingItsPlaceIsTheErrorsOwnLine) {
     }
 }
 
+// Catch2's banner over each test case's failures: a rule, the test case's name, a rule, its
+// place, a dotted rule. The name and the place show with every failure under them.
+TEST(LaterErrors, ATestsBannerShowsWithItsFailures) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const int cases : {30, 60}) {
+        SCOPED_TRACE(cases);
+        const std::string rule(79, '-'), dots(79, '.');
+        std::string in = "\nringtests is a Catch v2.13.10 host application.\n\n";
+        std::vector<std::string> wanted;
+        for (int t = 0; t < cases; ++t) {
+            const std::string file = "t" + std::to_string(t) + ".cpp";
+            const std::string name = "ring " + std::to_string(t) + " pop empty";
+            const std::string place = file + ":" + std::to_string(11 + t % 5);
+            in += rule + "\n" + name + "\n" + rule + "\n" + place + "\n" + dots + "\n\n";
+            for (int f = 0; f < 2; ++f)
+                in += file + ":14: FAILED:\n  CHECK( r.pop() == " + std::to_string(f) +
+                      " )\nwith expansion:\n  " + std::to_string(t) + " == " + std::to_string(f) +
+                      "\n\n";
+            wanted.push_back(name);
+            wanted.push_back(place);
+        }
+        in += std::string(79, '=') + "\ntest cases: " + std::to_string(cases) + " | 0 passed\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+    }
+}
+
 } // namespace
 } // namespace sutra::core

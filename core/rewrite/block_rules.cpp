@@ -431,6 +431,51 @@ void find_scopes(const LineTexts& lines, std::vector<Level>& levels, Blocks& b) 
     }
 }
 
+// How far above an error its test's banner may end, and how many title lines it holds.
+constexpr std::size_t k_banner_reach = 6;
+constexpr std::size_t k_banner_titles = 3;
+
+// A test's banner right above its failures (Catch2: a ruler, the test case's name and section,
+// a ruler, the test case's place `t1.cpp:17`, a dotted ruler, then `t1.cpp:20: FAILED:`): the
+// name is the failed test, the place where it is; both are shown with every failure under it,
+// and tell its failures apart from another test's.
+// A banner's rule: flush left, one character repeated across the line (`-----…`, `.....…`),
+// unlike a caret under an excerpt or a table's short rule.
+bool is_banner_rule(std::string_view t) {
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
+    if (t.size() < 40 || std::string_view("-=.*_~#").find(t[0]) == std::string_view::npos)
+        return false;
+    return t.find_first_not_of(t[0]) == std::string_view::npos;
+}
+
+void find_banners(const LineTexts& lines, std::vector<Level>& levels, Blocks& b) {
+    const std::size_t n = lines.count;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i] || b.parent_of(i) >= 0 ||
+            b.heading_of(i) >= 0 || indent_of(lines(i)) > 0)
+            continue;
+        // Up past blanks and the failures of the same test to the ruler that closes its banner.
+        std::size_t j = i;
+        while (j > 0 && i - j <= k_banner_reach * 4 && !is_banner_rule(lines(j - 1))) --j;
+        if (j < 2 || !is_banner_rule(lines(j - 1))) continue;
+        std::size_t r = j - 1; // the closing ruler
+        std::int32_t place = -1;
+        if (r >= 2 && is_file_place(lines(r - 1)) && is_banner_rule(lines(r - 2))) {
+            place = static_cast<std::int32_t>(r - 1);
+            r -= 2;
+        }
+        std::size_t top = r; // the first title line
+        while (top > 0 && r - top < k_banner_titles && !is_banner_rule(lines(top - 1)) &&
+               !is_blank(lines(top - 1)))
+            --top;
+        if (top == r || top == 0 || !is_banner_rule(lines(top - 1))) continue;
+        if (b.parent.empty()) b.parent.assign(n, -1);
+        if (b.heading.empty()) b.heading.assign(n, -1);
+        b.heading[i] = static_cast<std::int32_t>(top);
+        if (place >= 0) b.parent[i] = place;
+    }
+}
+
 } // namespace
 
 bool announces_message(std::string_view line) {
@@ -876,6 +921,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     }
     find_parents(lines, levels, b);
     find_scopes(lines, levels, b);
+    find_banners(lines, levels, b);
     return b;
 }
 
