@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -53,9 +54,11 @@ Run run(const std::vector<std::string>& argv, const std::string& input = "/dev/n
     args.push_back(nullptr);
     const auto t0 = std::chrono::steady_clock::now();
     pid_t pid = -1;
-    if (::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ) != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        return {};
+    if (const int err = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+        err != 0) {
+        // A figure of a process that never ran would read as 0.00 ms: say so and stop.
+        fmt::print(stderr, "sutra_calls_bench: cannot run {}: {}\n", argv[0], std::strerror(err));
+        std::exit(2);
     }
     posix_spawn_file_actions_destroy(&actions);
     int status = 0;
