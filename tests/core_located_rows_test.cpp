@@ -151,5 +151,33 @@ TEST(LocatedRows, AWarningWithItsPlaceBelowIsLocated) {
     }
 }
 
+// pdflatex's errors: `! Undefined control sequence.`, then `l.24 …` with the input line up to
+// where TeX stopped. Every error shows with its `l.` line, among pages of box warnings.
+TEST(LocatedRows, TexErrorsKeepTheirInputLine) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(73);
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in = "This is pdfTeX, Version 3.141592653-2.6-1.40.24 (TeX Live 2022/Debian)\n";
+        std::vector<std::string> wanted;
+        const int errors = 30 + static_cast<int>(rng() % 30);
+        for (int e = 0; e < errors; ++e) {
+            for (int k = 0; k < 6; ++k)
+                in += "Underfull \\hbox (badness " + std::to_string(1000 + rng() % 9000) +
+                      ") in paragraph at lines " + std::to_string(e * 10) + "--" +
+                      std::to_string(e * 10 + 3) + "\n[]\\OT1/cmr/m/n/10 text\n\n";
+            const std::string at = "l." + std::to_string(20 + e * 4) + " ...value is $x^" +
+                                   std::to_string(e) + "$ and \\undefinedmacro";
+            in += "! Undefined control sequence.\n" + at + "\n" + std::string(40, ' ') + "{" +
+                  std::to_string(e) + "} here.\n\n";
+            wanted.push_back(at);
+        }
+        in += "Output written on report.pdf (3 pages, 61234 bytes).\n";
+        const Response r = run(in, c);
+        EXPECT_EQ(hidden_of(shown(r, in), wanted), 0u) << r.view.substr(0, 3000);
+    }
+}
+
 } // namespace
 } // namespace sutra::core

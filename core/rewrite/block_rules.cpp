@@ -919,6 +919,20 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             break;
         }
     }
+    // TeX's error is placed by the `l.24 …` line a few lines below it (the input line and its
+    // text up to where TeX stopped).
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!is_tex_error(lines(i)) || b.location_of(i) >= 0) continue;
+        for (std::size_t j = i + 1; j < n && j - i <= 4; ++j) {
+            const std::string_view t = lines(j);
+            std::size_t d = 2;
+            while (d < t.size() && t[d] >= '0' && t[d] <= '9') ++d;
+            if (t.starts_with("l.") && d > 2 && d < t.size() && t[d] == ' ') {
+                link_place(b, levels, i, j);
+                break;
+            }
+        }
+    }
     find_parents(lines, levels, b);
     find_scopes(lines, levels, b);
     find_banners(lines, levels, b);
