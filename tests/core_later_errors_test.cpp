@@ -229,5 +229,41 @@ TEST(LaterErrors, ATestsBannerShowsWithItsFailures) {
     }
 }
 
+// JUnit's failures: the assertion's message, the framework's frames, then the test's own frame
+// in the project. That frame is the failure's place, shown under every failure.
+TEST(LaterErrors, AJavaFailuresFrameInTheProjectIsItsPlace) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const int failures : {40, 80}) {
+        SCOPED_TRACE(failures);
+        std::string in = "JUnit version 4.13.2\n" + std::string(300, '.') +
+                         "\nTime: 0.3\nThere were " + std::to_string(failures) + " failures:\n";
+        std::vector<std::string> wanted;
+        for (int f = 0; f < failures; ++f) {
+            const std::string test = "InvoiceTest";
+            const std::string frame = "\tat com.acme.billing." + test + ".total(" + test +
+                                      ".java:" + std::to_string(7 + f % 20) + ")";
+            in += std::to_string(f + 1) + ") total[" + std::to_string(f) + "](com.acme.billing." +
+                  test + ")\njava.lang.AssertionError: expected:<" + std::to_string(f) +
+                  "> but was:<" + std::to_string(f + 1) +
+                  ">\n\tat org.junit.Assert.fail(Assert.java:89)\n\tat "
+                  "org.junit.Assert.failNotEquals(Assert.java:835)\n\tat "
+                  "org.junit.Assert.assertEquals(Assert.java:647)\n\tat "
+                  "org.junit.Assert.assertEquals(Assert.java:633)\n\tat "
+                  "org.junit.internal.Checks.check(Checks.java:12)\n" +
+                  frame +
+                  "\n\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native "
+                  "Method)\n";
+            wanted.push_back(frame);
+        }
+        in += "\nFAILURES!!!\nTests run: 300,  Failures: " + std::to_string(failures) + "\n\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+    }
+}
+
 } // namespace
 } // namespace sutra::core

@@ -45,8 +45,12 @@ bool is_program_frame(std::string_view t) {
           rest.starts_with("\xe2\x80\xba ") || (go_frame && place.starts_with('/'))) ||
         !is_file_place(t))
         return false;
+    // The runtime's, the libraries' and the test framework's own frames (JUnit's `at
+    // org.junit.Assert.fail(Assert.java:89)` above the test's `at com.acme.InvoiceTest.total(…)`).
     for (const std::string_view outside :
-         {"node:internal", "node_modules/", "/rustc/", "java.base/", " /usr/", "(/usr/", "/gems/"})
+         {"node:internal", "node_modules/", "/rustc/", "java.base/", " /usr/", "(/usr/", "/gems/",
+          "at org.junit.", "at junit.framework.", "at org.hamcrest.", "at jdk.internal.",
+          "at sun.reflect.", "at java.lang.reflect.", "at org.testng."})
         if (t.find(outside) != std::string_view::npos) return false;
     return !rest.starts_with("/usr/");
 }
