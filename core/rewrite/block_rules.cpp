@@ -435,14 +435,6 @@ void find_scopes(const LineTexts& lines, std::vector<Level>& levels, Blocks& b) 
     }
 }
 
-// How far above an error its test's banner may end, and how many title lines it holds.
-constexpr std::size_t k_banner_reach = 6;
-constexpr std::size_t k_banner_titles = 3;
-
-// A test's banner right above its failures (Catch2: a ruler, the test case's name and section,
-// a ruler, the test case's place `t1.cpp:17`, a dotted ruler, then `t1.cpp:20: FAILED:`): the
-// name is the failed test, the place where it is; both are shown with every failure under it,
-// and tell its failures apart from another test's.
 // A banner's rule: flush left, one character repeated across the line (`-----…`, `.....…`),
 // unlike a caret under an excerpt or a table's short rule.
 bool is_banner_rule(std::string_view t) {
@@ -452,6 +444,15 @@ bool is_banner_rule(std::string_view t) {
     return t.find_first_not_of(t[0]) == std::string_view::npos;
 }
 
+// How far above an error (in lines) its test's banner may end, and how many title lines it
+// holds.
+constexpr std::size_t k_banner_reach = 24;
+constexpr std::size_t k_banner_titles = 3;
+
+// A test's banner right above its failures (Catch2: a ruler, the test case's name and section,
+// a ruler, the test case's place `t1.cpp:17`, a dotted ruler, then `t1.cpp:20: FAILED:`): the
+// name is the failed test, the place where it is; both are shown with every failure under it,
+// and tell its failures apart from another test's.
 void find_banners(const LineTexts& lines, std::vector<Level>& levels, Blocks& b) {
     const std::size_t n = lines.count;
     for (std::size_t i = 0; i < n; ++i) {
@@ -460,7 +461,7 @@ void find_banners(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
             continue;
         // Up past blanks and the failures of the same test to the ruler that closes its banner.
         std::size_t j = i;
-        while (j > 0 && i - j <= k_banner_reach * 4 && !is_banner_rule(lines(j - 1))) --j;
+        while (j > 0 && i - j <= k_banner_reach && !is_banner_rule(lines(j - 1))) --j;
         if (j < 2 || !is_banner_rule(lines(j - 1))) continue;
         std::size_t r = j - 1; // the closing ruler
         std::int32_t place = -1;
