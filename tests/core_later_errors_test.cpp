@@ -198,6 +198,60 @@ TEST(LaterErrors, ATitleNamingItsPlaceIsTheErrorsOwnLine) {
     }
 }
 
+// tcltest's failures: the test's code in a paragraph of its own, then `---- Result was:` and
+// `---- Result should have been (exact matching):`, each over its value, closed by the test's
+// `FAILED` line. Past the code, the labels and the values they announce are the failure's own.
+// doctest -v's passing examples right under a failure (`Trying:` with no blank line between)
+// are not.
+TEST(LaterErrors, ALabelPastTheCodeAnnouncesTheFailuresValue) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const int failures : {40, 70}) {
+        SCOPED_TRACE(failures);
+        std::string in = "Tests running in interp:  /usr/bin/tclsh\n";
+        std::vector<std::string> wanted, unwanted;
+        for (int f = 0; f < failures; ++f) {
+            const std::string name = "queue" + std::to_string(f) + "-1.1";
+            const std::string was = "b" + std::to_string(f * 7 % 31) + "x" + std::to_string(f);
+            const std::string should = "a" + std::to_string(f);
+            in += "\n\n==== " + name + " push then pop returns first pushed FAILED\n" +
+                  "==== Contents of test case:\n\n    set q [queue::push [queue::new] a" +
+                  std::to_string(f) + "]\n    queue::pop $q\n\n---- Result was:\n" + was +
+                  "\n---- Result should have been (exact matching):\n" + should + "\n==== " + name +
+                  " FAILED\n\n";
+            wanted.push_back(was);
+            wanted.push_back(should);
+        }
+        in += "all.tcl:\tTotal\t" + std::to_string(failures * 2) + "\tPassed\t" +
+              std::to_string(failures) + "\tSkipped\t0\tFailed\t" + std::to_string(failures) + "\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+    }
+    std::string in;
+    std::vector<std::string> passing;
+    for (int f = 0; f < 60; ++f) {
+        in += std::string(70, '*') + "\nFile \"/p/units/convert.py\", line " +
+              std::to_string(97 + f * 18) + ", in convert.conv" + std::to_string(f) +
+              "\nFailed example:\n    conv" + std::to_string(f) +
+              "(None)\nExpected:\n    0\nGot:\n" + "    None\n";
+        for (int t = 0; t < 3; ++t) {
+            const std::string example =
+                "    conv" + std::to_string(f) + "(" + std::to_string(t) + ")";
+            in += "Trying:\n" + example + "\nExpecting:\n    " + std::to_string(t * f) + "\nok\n";
+            if (t == 2) passing.push_back(example);
+        }
+    }
+    in += "***Test Failed*** 60 failures.\n";
+    const Response r = run(in, c);
+    ASSERT_TRUE(r.rewritten) << r.passthrough;
+    std::size_t shown = 0;
+    for (const std::string& l : passing) shown += shows_line(r.view, l);
+    EXPECT_LT(shown, 10u) << r.view.substr(0, 4000);
+}
+
 // Catch2's banner over each test case's failures: a rule, the test case's name, a rule, its
 // place, a dotted rule. The name and the place show with every failure under them.
 TEST(LaterErrors, ATestsBannerShowsWithItsFailures) {

@@ -472,10 +472,13 @@ bool is_bare_label(std::string_view t) {
     std::size_t i = 0;
     while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
     const std::size_t word = i;
-    while (i < t.size() && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') ||
-                            t[i] == ' ' || t[i] == '_' || t[i] == '-'))
+    // A qualifier in brackets is part of it (tcltest's `Result should have been (exact
+    // matching):`).
+    while (i < t.size() &&
+           ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') || t[i] == ' ' ||
+            t[i] == '_' || t[i] == '-' || t[i] == '(' || t[i] == ')'))
         ++i;
-    return i > word && i - word <= 32 && i + 1 == t.size() && t[i] == ':';
+    return i > word && i - word <= 48 && i + 1 == t.size() && t[i] == ':';
 }
 
 bool is_own_message_line(std::string_view t) {

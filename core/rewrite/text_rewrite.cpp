@@ -647,7 +647,7 @@ private:
                 // Its own message still says something the first few did not (catch2's
                 // expression and expansion, ExUnit's `left:` and `right:`).
                 if (!context || !m_show_own || context_bytes + used > room) continue;
-                for (std::size_t j = i + 1, end = context_end(i); j < end; ++j)
+                for (std::size_t j = i + 1, end = own_end(i); j < end; ++j)
                     if (m_own[j]) context_bytes += keep(j);
                 continue;
             }
@@ -769,16 +769,36 @@ private:
                 continue;
             }
             const bool announces = trimmed_end(text(i)).ends_with(':');
-            bool label = false; // the line above was a label of the message
-            for (std::size_t j = i + 1; j < ends[k] && !is_blank(text(j)); ++j) {
+            bool label = false;    // the line above was a label of the message
+            bool paragraph = true; // no blank line yet
+            // Past the first paragraph, up to the next error, only a bare label and the line it
+            // announces (tcltest's `---- Result was:` under the test's code).
+            for (std::size_t j = i + 1, end = own_end(i); j < end; ++j) {
+                if (is_blank(text(j))) {
+                    paragraph = label = false;
+                    continue;
+                }
                 const std::string_view t = trimmed_end(text(j));
-                const bool part = announces || label || is_labelled_value(t) || is_bare_label(t);
-                const bool own = part && !m_said_above[j] && !m_common[j] &&
+                const bool first = paragraph && j < ends[k];
+                // Still in the first paragraph past the context, a label is the next item's
+                // (doctest -v's `Trying:` under a failed example).
+                const bool part = label || ((first || !paragraph) && is_bare_label(t)) ||
+                                  (first && (announces || is_labelled_value(t)));
+                const bool own = part && !(j < ends[k] && (m_said_above[j] || m_common[j])) &&
                                  m_level[j] != Level::critical && is_own_message_line(t);
                 label = own && t.ends_with(':');
                 m_own[j] = own && (label || said.insert(t).second);
             }
         }
+    }
+
+    // The end (exclusive) of the lines where critical line i's own message may sit: up to the
+    // next error, at most max_block lines.
+    std::size_t own_end(std::size_t i) const {
+        const std::size_t reach = std::min(m_n, i + 1 + m_opt.max_block);
+        std::size_t j = i + 1;
+        while (j < reach && !(m_level[j] == Level::critical && !m_blocks.location_line[j])) ++j;
+        return j;
     }
 
     // The end (exclusive) of the lines under critical line i that are its context: a few plain
