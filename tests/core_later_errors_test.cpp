@@ -252,6 +252,56 @@ TEST(LaterErrors, ALabelPastTheCodeAnnouncesTheFailuresValue) {
     EXPECT_LT(shown, 10u) << r.view.substr(0, 4000);
 }
 
+// Go's race detector: `WARNING: DATA RACE`, then each access (`Read at 0x… by goroutine 8:`,
+// `Previous write at …:`) over its stack, a blank line between. Under every report, each
+// access shows with its stack's first frame in the program, the first few reports and the
+// later ones alike.
+TEST(LaterErrors, AStacksLabelShowsWithItsFirstFrameInTheProgram) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const int races : {3, 12, 40}) {
+        SCOPED_TRACE(races);
+        const std::string bar(18, '=');
+        std::string in;
+        std::vector<std::string> wanted;
+        std::string callers; // the test framework's frames under each
+        for (int f = 0; f < 12; ++f)
+            callers +=
+                "  testing.tRunner" + std::to_string(f) +
+                "()\n      /usr/lib/go/src/testing/testing.go:" + std::to_string(1446 + f * 7) +
+                " +0x216\n";
+        const auto stack = [&](int r, int line, const char* fn) {
+            const std::string frame = "      /src/app/stats/stats.go:" + std::to_string(line) +
+                                      " +0x" + std::to_string(100 + r);
+            wanted.push_back(frame);
+            return "  runtime.mapassign_faststr()\n      /usr/lib/go/src/runtime/map.go:13 "
+                   "+0x0\n  example.com/app/stats." +
+                   std::string(fn) + "()\n" + frame + "\n" + callers;
+        };
+        for (int r = 0; r < races; ++r) {
+            const std::string read = "Read at 0x00c0000" + std::to_string(94300 + r * 8) +
+                                     " by goroutine " + std::to_string(17 + r) + ":";
+            const std::string write = "Previous write at 0x00c0000" +
+                                      std::to_string(94300 + r * 8) + " by goroutine " +
+                                      std::to_string(40 + r) + ":";
+            wanted.push_back(read);
+            wanted.push_back(write);
+            in += bar + "\nWARNING: DATA RACE\n" + read + "\n" + stack(r, 20 + r, "Peek") + "\n" +
+                  write + "\n" + stack(r, 60 + r, "Add") + "\nGoroutine " + std::to_string(17 + r) +
+                  " (running) created at:\n" +
+                  "  testing.(*T).Run()\n      /usr/lib/go/src/testing/testing.go:1493 +0x75d\n" +
+                  bar + "\n--- FAIL: TestPeaks" + std::to_string(r) +
+                  " (0.00s)\n    testing.go:1319: race detected during execution of test\n";
+        }
+        in += "FAIL\nFAIL\texample.com/app/stats\t0.081s\nFAIL\n";
+        const Response r = run(in, c);
+        const std::string& view = r.rewritten ? r.view : in;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(view, l);
+        EXPECT_EQ(hidden, 0u) << view.substr(0, 6000);
+    }
+}
+
 // Catch2's banner over each test case's failures: a rule, the test case's name, a rule, its
 // place, a dotted rule. The name and the place show with every failure under them.
 TEST(LaterErrors, ATestsBannerShowsWithItsFailures) {

@@ -28,33 +28,6 @@ constexpr std::size_t k_rule_reach = 6;
 // code, then the error).
 constexpr std::size_t k_place_above_reach = 6;
 
-// A stack frame in the program's own code: `at NAME (path/file.js:12:5)` or `at path/file.js:12:5`
-// (vitest marks it `❯ path/file.js:24:67`, ava `› path/file.js:22:5`, rspec `# ./spec/a_spec.rb:
-// 11:in …`; Go writes the
-// place alone), not in a runtime, a toolchain or a dependency (node's `node:internal/…`, Rust's
-// `/rustc/…`, the JDK's `java.base/…`, the system's `/usr/…`, `node_modules/`, Ruby's gems).
-bool is_program_frame(std::string_view t) {
-    std::size_t i = 0;
-    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
-    const std::string_view rest = t.substr(i);
-    // Go prints each frame's place alone under its function: `\t/src/pkg/pkg.go:31 +0x1d`.
-    const std::string_view place = rest.substr(0, rest.find(' '));
-    const bool go_frame =
-        place.size() < rest.size() ? rest.substr(place.size()).starts_with(" +0x") : true;
-    if (!(rest.starts_with("at ") || rest.starts_with("\xe2\x9d\xaf ") || rest.starts_with("# ") ||
-          rest.starts_with("\xe2\x80\xba ") || (go_frame && place.starts_with('/'))) ||
-        !is_file_place(t))
-        return false;
-    // The runtime's, the libraries' and the test framework's own frames (JUnit's `at
-    // org.junit.Assert.fail(Assert.java:89)` above the test's `at com.acme.InvoiceTest.total(…)`).
-    for (const std::string_view outside :
-         {"node:internal", "node_modules/", "/rustc/", "java.base/", " /usr/", "(/usr/", "/gems/",
-          "at org.junit.", "at junit.framework.", "at org.hamcrest.", "at jdk.internal.",
-          "at sun.reflect.", "at java.lang.reflect.", "at org.testng."})
-        if (t.find(outside) != std::string_view::npos) return false;
-    return !rest.starts_with("/usr/");
-}
-
 // A line without its blanks at either end (and its newline).
 std::string_view trimmed(std::string_view t) {
     while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
@@ -482,6 +455,28 @@ void find_banners(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
 }
 
 } // namespace
+
+bool is_program_frame(std::string_view t) {
+    std::size_t i = 0;
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+    const std::string_view rest = t.substr(i);
+    // Go prints each frame's place alone under its function: `\t/src/pkg/pkg.go:31 +0x1d`.
+    const std::string_view place = rest.substr(0, rest.find(' '));
+    const bool go_frame =
+        place.size() < rest.size() ? rest.substr(place.size()).starts_with(" +0x") : true;
+    if (!(rest.starts_with("at ") || rest.starts_with("\xe2\x9d\xaf ") || rest.starts_with("# ") ||
+          rest.starts_with("\xe2\x80\xba ") || (go_frame && place.starts_with('/'))) ||
+        !is_file_place(t))
+        return false;
+    // The runtime's, the libraries' and the test framework's own frames (JUnit's `at
+    // org.junit.Assert.fail(Assert.java:89)` above the test's `at com.acme.InvoiceTest.total(…)`).
+    for (const std::string_view outside :
+         {"node:internal", "node_modules/", "/rustc/", "java.base/", " /usr/", "(/usr/", "/gems/",
+          "at org.junit.", "at junit.framework.", "at org.hamcrest.", "at jdk.internal.",
+          "at sun.reflect.", "at java.lang.reflect.", "at org.testng."})
+        if (t.find(outside) != std::string_view::npos) return false;
+    return !rest.starts_with("/usr/");
+}
 
 bool announces_message(std::string_view line) {
     line = trimmed(line);

@@ -53,6 +53,12 @@ bool is_error_detail(std::size_t depth, std::string_view line);
 /// How many lines of details an error may have below it (psql: `DETAIL:`, `HINT:`, `CONTEXT:`).
 inline constexpr std::size_t k_error_detail_lines = 4;
 
+/// A stack frame in the program's own code: `at NAME (path/file.js:12:5)`, vitest's `❯ path:L:C`,
+/// ava's `› path:L:C`, rspec's `# ./spec/a_spec.rb:11:in …`, Go's place alone under its function;
+/// not one in a runtime, a toolchain or a dependency (`node:internal/…`, `/rustc/…`,
+/// `java.base/…`, `/usr/…`, `node_modules/`, Ruby's gems, JUnit's and hamcrest's own frames).
+bool is_program_frame(std::string_view line);
+
 /// Applies the rules to `levels` (one per line, from line_level) and returns the blocks.
 Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels);
 

@@ -655,8 +655,13 @@ private:
             const std::size_t from = i >= m_opt.context_before ? i - m_opt.context_before : 0;
             for (std::size_t j = from; j < i; ++j)
                 if (!m_common[j]) context_bytes += keep(j);
-            for (std::size_t j = i + 1, end = context_end(i); j < end; ++j)
+            const std::size_t end = context_end(i);
+            for (std::size_t j = i + 1; j < end; ++j)
                 if (!m_common[j]) context_bytes += keep(j);
+            // Its own message past its context (a race's `Previous write at …:` further down).
+            if (m_show_own)
+                for (std::size_t j = end, stop = own_end(i); j < stop; ++j)
+                    if (m_own[j]) context_bytes += keep(j);
         }
 
         // B. A minimum head and tail.
@@ -765,30 +770,69 @@ private:
             const std::size_t i = m_critical_lines[k];
             if (m_blocks.location_line[i]) continue;
             if (!m_later[i]) {
+                // Its own message too, shown when its whole context does not fit.
+                std::unordered_set<std::string_view> alone;
+                mark_own(i, ends[k], alone);
                 for (std::size_t j = i + 1; j < ends[k]; ++j) said.insert(trimmed_end(text(j)));
                 continue;
             }
-            const bool announces = trimmed_end(text(i)).ends_with(':');
-            bool label = false;    // the line above was a label of the message
-            bool paragraph = true; // no blank line yet
-            // Past the first paragraph, up to the next error, only a bare label and the line it
-            // announces (tcltest's `---- Result was:` under the test's code).
-            for (std::size_t j = i + 1, end = own_end(i); j < end; ++j) {
-                if (is_blank(text(j))) {
-                    paragraph = label = false;
-                    continue;
-                }
-                const std::string_view t = trimmed_end(text(j));
-                const bool first = paragraph && j < ends[k];
-                // Still in the first paragraph past the context, a label is the next item's
-                // (doctest -v's `Trying:` under a failed example).
-                const bool part = label || ((first || !paragraph) && is_bare_label(t)) ||
-                                  (first && (announces || is_labelled_value(t)));
-                const bool own = part && !(j < ends[k] && (m_said_above[j] || m_common[j])) &&
-                                 m_level[j] != Level::critical && is_own_message_line(t);
-                label = own && t.ends_with(':');
-                m_own[j] = own && (label || said.insert(t).second);
+            mark_own(i, ends[k], said);
+        }
+    }
+
+    // Marks the lines under critical line i that are its own message (m_own), those in
+    // `said` already excepted; `context_stop` is the end of its context.
+    void
+    mark_own(std::size_t i, std::size_t context_stop, std::unordered_set<std::string_view>& said) {
+        const bool announces = trimmed_end(text(i)).ends_with(':');
+        bool label = false;           // the line above was a label of the message
+        bool paragraph = true;        // no blank line yet
+        bool stack = false;           // in a stack a label announced
+        std::size_t shown_with = m_n; // that label: shown with what it announces
+        // Past the first paragraph, up to the next error, only a bare label and the line it
+        // announces (tcltest's `---- Result was:` under the test's code), and a stack's
+        // label (a race detector's `Previous write at 0x… by goroutine 19:`) with the
+        // stack's first frame in the program.
+        for (std::size_t j = i + 1, end = own_end(i); j < end; ++j) {
+            if (is_blank(text(j))) {
+                paragraph = label = stack = false;
+                shown_with = m_n;
+                continue;
             }
+            const std::string_view t = trimmed_end(text(j));
+            if (stack && (!label || is_program_frame(t))) {
+                if (!is_program_frame(t)) continue;
+                stack = false;
+                if (!m_common[j] && said.insert(t).second) {
+                    m_own[j] = true;
+                    if (shown_with < m_n) m_own[shown_with] = true;
+                }
+                continue;
+            }
+            const bool first = paragraph && j < context_stop;
+            const bool opens_stack = t.ends_with(':') && !is_bare_label(t) && j + 1 < end &&
+                                     !is_blank(text(j + 1)) &&
+                                     indent_of(text(j + 1)) > indent_of(t);
+            // Still in the first paragraph past the context, a label is the next item's
+            // (doctest -v's `Trying:` under a failed example).
+            const bool part = label || opens_stack || ((first || !paragraph) && is_bare_label(t)) ||
+                              (first && (announces || is_labelled_value(t)));
+            const bool own = part && !(j < context_stop && (m_said_above[j] || m_common[j])) &&
+                             m_level[j] != Level::critical && is_own_message_line(t);
+            // A label in words alone (`Traceback (most recent call last):`, `Expected:`), or
+            // over a stack, says nothing without what it announces; one with words of its
+            // own (minitest's `TestSlug9#test_words [t.rb:8]:`) shows anyway.
+            if (own && t.ends_with(':')) {
+                label = true;
+                stack = opens_stack;
+                shown_with = j;
+                if (!opens_stack && !is_bare_label(t)) m_own[j] = true;
+                continue;
+            }
+            label = false;
+            m_own[j] = own && said.insert(t).second;
+            if (m_own[j] && shown_with < m_n) m_own[shown_with] = true;
+            if (!stack) shown_with = m_n;
         }
     }
 
