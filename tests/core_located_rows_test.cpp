@@ -1,9 +1,9 @@
 // Findings named by their place with no error word (core/rewrite/diagnostic_lines.cpp): a file
 // and line then a message in words (vulture, codespell), a place then ` - ` (cspell), a column
 // range (hlint), and rows that open with their line and column under their file's name
-// (remark, eslint's stylish). Each is a finding: none folds into a "large output" marker while
-// the view has room, and a row under a file's name shows with it, so the same row in two files
-// is two findings.
+// (remark, eslint's stylish) or with them labelled (sqlfluff). Each is a finding: none folds into a
+// "large output" marker while the view has room, and a row under a file's name shows with it, so
+// the same row in two files is two findings.
 
 #include "core/compress.hpp"
 #include "tests/test_util.hpp"
@@ -29,6 +29,15 @@ Response run(const std::string& input, const Config& c) {
 // What the reader gets: the view, or the output itself when it passed through.
 std::string_view shown(const Response& r, const std::string& in) {
     return r.rewritten ? std::string_view(r.view) : std::string_view(in);
+}
+
+// sqlfluff's place: `L:   2 | P:  55 | `.
+std::string fmt_row(int line, int pos) {
+    const auto pad = [](int v) {
+        std::string s = std::to_string(v);
+        return std::string(s.size() < 4 ? 4 - s.size() : 0, ' ') + s;
+    };
+    return "L:" + pad(line) + " | P:" + pad(pos) + " | ";
 }
 
 std::size_t hidden_of(std::string_view view, const std::vector<std::string>& lines) {
@@ -118,6 +127,45 @@ TEST(LocatedRows, RowsUnderAFilesNameShowWithItInEveryFile) {
              at = r.view.find("\n5:1          warning", at + 1))
             ++copies;
         EXPECT_EQ(copies, static_cast<std::size_t>(files));
+    }
+}
+
+// sqlfluff's rows: `L:   2 | P:  55 | L014 | message`, the place labelled and a rule's code,
+// each file's rows under its `== [path] FAIL` line with no blank line between files, the same
+// rows in many files. Every row is a finding of its own file: all show, with their file's line.
+TEST(LocatedRows, LabelledPlaceRowsShowUnderEachFilesLine) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(71);
+    const char* rules[] = {"L010 | Keywords must be consistently lower case.",
+                           "L016 | Line is too long.",
+                           "L014 | Unquoted identifiers must be consistently lower case."};
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in;
+        std::vector<std::string> headings, rows; // every file has the same rows
+        for (int r = 0; r < 20; ++r)
+            rows.push_back(fmt_row(2 + r / 3, 1 + (r * 17) % 90) + rules[(r + round) % 3]);
+        const int files = 25 + static_cast<int>(rng() % 10);
+        for (int f = 0; f < files; ++f) {
+            headings.push_back("== [models/sales" + std::to_string(f) + ".sql] FAIL");
+            in += headings.back() + "\n";
+            for (const std::string& row : rows) in += row + "\n";
+        }
+        in += "All Finished!\n";
+        const Response r = run(in, c);
+        const std::string_view view = shown(r, in);
+        // Under each file's line, before the next one: all of its rows.
+        for (std::size_t f = 0; f < headings.size(); ++f) {
+            const std::size_t at = view.find(headings[f] + "\n");
+            ASSERT_NE(at, std::string_view::npos) << headings[f];
+            const std::size_t end = view.find("\n== [", at + 1);
+            EXPECT_EQ(hidden_of(view.substr(at, end == std::string_view::npos ? end : end - at + 1),
+                                rows),
+                      0u)
+                << headings[f] << "\n"
+                << view.substr(0, 3000);
+        }
     }
 }
 

@@ -282,6 +282,18 @@ bool ends_with_rule_name(std::string_view t) {
 // (the first line of its paragraph, when that names a place). Those lines are shown
 // whenever the error is: without them the row reads as the previous file's. An indented
 // warning under a line that names a place is a located warning, as one naming it itself.
+// How many words a line has, counting up to `most` + 1.
+std::size_t word_count(std::string_view t, std::size_t most) {
+    std::size_t words = 0;
+    bool in_word = false;
+    for (const char c : t) {
+        const bool blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+        if (!blank && !in_word && ++words > most) break;
+        in_word = !blank;
+    }
+    return words;
+}
+
 // One pass, with a stack of the open lines of less and less indentation; only when some
 // error or warning is indented.
 void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b) {
@@ -310,6 +322,7 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
     bool paragraph_located = false; // and whether it names a place
     bool paragraph_file = false;    // or is a file's path, alone or after a label
     bool after_blank = true;
+    std::size_t file_heading = n; // the last line naming a file alone, n for none
     for (std::size_t i = 0; i < n; ++i) {
         const std::string_view t = lines(i);
         if (is_blank(t)) {
@@ -334,10 +347,18 @@ void find_parents(const LineTexts& lines, std::vector<Level>& levels, Blocks& b)
         // and it closes none.
         if (is_ruler(t)) continue;
         const std::size_t depth = indent_of(t);
-        if (depth == 0 && paragraph_file && paragraph < i && row(i, t)) {
-            b.parent[i] = b.heading[i] = static_cast<std::int32_t>(paragraph);
-            continue;
+        if (depth == 0 && row(i, t)) {
+            const std::size_t up = paragraph_file && paragraph < i ? paragraph : file_heading;
+            if (up < i) {
+                b.parent[i] = b.heading[i] = static_cast<std::int32_t>(up);
+                continue;
+            }
         }
+        // A flush line that names a file among a few words, no place (sqlfluff's `== [models/
+        // a.sql] FAIL`, with no blank line between one file's rows and the next's): the file
+        // of the rows below it.
+        if (depth == 0 && !names_place(t) && names_file(t) && word_count(t, 4) <= 4)
+            file_heading = i;
         while (!open.empty() && open.back().first >= depth) open.pop_back();
         if (depth > 0 && !open.empty() && i - open.back().second <= k_parent_reach &&
             candidate(i, t)) {

@@ -3,6 +3,7 @@
 #include "core/rewrite/diagnostic_lines.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 
 namespace sutra::core {
@@ -328,9 +329,51 @@ bool is_line_finding(std::string_view l) {
     return rest.find_first_of(";{}") == std::string_view::npos;
 }
 
+namespace {
+
+// A row that opens with its line, and maybe its position, each after a label, then a rule's
+// code: sqlfluff's `L:   2 | P:  55 | L014 | Unquoted identifiers must be …`, `Line 12, Col 3,
+// E501 …`. The labels name a line (`L`, `Ln`, `Line`) and a position (`P`, `Pos`, `C`, `Col`,
+// `Column`); the code is capitals then digits.
+bool is_labelled_place_row(std::string_view l) {
+    std::size_t i = 0;
+    const auto label = [&](std::initializer_list<std::string_view> names) {
+        std::size_t at = i;
+        while (at < l.size() && ((l[at] >= 'a' && l[at] <= 'z') || (l[at] >= 'A' && l[at] <= 'Z')))
+            ++at;
+        const std::string_view word = l.substr(i, at - i);
+        bool known = false;
+        for (std::string_view n : names) known = known || word == n;
+        if (!known) return false;
+        i = at;
+        if (i < l.size() && l[i] == ':') ++i;
+        while (i < l.size() && l[i] == ' ') ++i;
+        const std::size_t digits = i;
+        while (is_digit_at(l, i)) ++i;
+        return i > digits && i - digits <= 7;
+    };
+    const auto separator = [&] {
+        const std::size_t at = i;
+        while (i < l.size() && (l[i] == ' ' || l[i] == '|' || l[i] == ',' || l[i] == '\t')) ++i;
+        return i > at;
+    };
+    if (!label({"L", "Ln", "Line", "line"}) || !separator()) return false;
+    const std::size_t after_line = i;
+    if (!label({"P", "Pos", "C", "Col", "Column", "col", "column"}) || !separator()) i = after_line;
+    std::size_t k = i;
+    while (k < l.size() && l[k] >= 'A' && l[k] <= 'Z') ++k;
+    const std::size_t capitals = k - i;
+    while (is_digit_at(l, k)) ++k;
+    return capitals >= 1 && capitals <= 6 && k - i - capitals >= 2 && k - i - capitals <= 5 &&
+           k < l.size() && (l[k] == ' ' || l[k] == '|' || l[k] == ':' || l[k] == ',');
+}
+
+} // namespace
+
 // A row under its file's name that opens with the finding's line and column (or their range)
 // and its severity (eslint's stylish `  3:10  warning  'x' is defined but never used`,
-// remark's `11:1-11:26   warning Unexpected heading rank`).
+// remark's `11:1-11:26   warning Unexpected heading rank`), or with them labelled and a rule's
+// code after (is_labelled_place_row).
 bool is_row_finding(std::string_view l) {
     std::size_t i = 0;
     while (i < l.size() && i <= 8 && (l[i] == ' ' || l[i] == '\t')) ++i;
@@ -340,6 +383,8 @@ bool is_row_finding(std::string_view l) {
         return i > at && i - at <= 7;
     };
     const auto line_col = [&] { return number() && i < l.size() && l[i++] == ':' && number(); };
+    const std::size_t start = i;
+    if (is_labelled_place_row(l.substr(start))) return true;
     if (!line_col()) return false;
     if (i < l.size() && l[i] == '-') {
         ++i;
