@@ -169,6 +169,39 @@ TEST(LocatedRows, LabelledPlaceRowsShowUnderEachFilesLine) {
     }
 }
 
+// ansible-lint's findings: a paragraph of two lines, `rule[tag]: message` over its place
+// (`db.yml:21`, or `db.yml:8 Task/Handler: install postgres`), the same messages in many files
+// and at many lines, with coloured words and links. Each message shows with its place.
+TEST(LocatedRows, AMessageOverItsPlaceIsAFinding) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(73);
+    const char* messages[] = {"name[casing]: All names should start with an uppercase letter.",
+                              "fqcn[action-core]: Use FQCN for builtin module actions (apt).",
+                              "yaml[truthy]: Truthy value should be one of [false, true]",
+                              "no-changed-when: Commands should not change things if nothing "
+                              "needs doing."};
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in = "WARNING  Listing 160 violation(s) that are fatal\n";
+        std::vector<std::string> places;
+        for (int f = 0; f < 160; ++f) {
+            const std::string& message = messages[rng() % 4];
+            std::string place = "roles/db" + std::to_string(f % 7) +
+                                "/tasks/main.yml:" + std::to_string(2 + rng() % 90);
+            if (rng() % 2) place += " Task/Handler: init db";
+            // Its rule name is a link, its words coloured, as printed to a pipe.
+            in += "\x1b]8;id=1;https://ansible-lint.readthedocs.io/rules/x/\x1b\\\x1b[1;91m" +
+                  message.substr(0, message.find(':')) + "\x1b[0m\x1b]8;;\x1b\\" +
+                  message.substr(message.find(':')) + "\n\x1b[34m" + place + "\x1b[0m\n\n";
+            places.push_back(place);
+        }
+        in += "Failed: 160 failure(s), 0 warning(s) on 9 files.\n";
+        const Response r = run(in, c);
+        EXPECT_EQ(hidden_of(shown(r, in), places), 0u) << shown(r, in).substr(0, 3000);
+    }
+}
+
 // elixirc's warnings: the message, then its place indented on the next line, in a run that
 // exits 0. Each warning is located by that line: it and its place show, in every file.
 TEST(LocatedRows, AWarningWithItsPlaceBelowIsLocated) {

@@ -624,6 +624,21 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             b.location_line[i - 2] = true;
         }
     }
+    // A paragraph of two lines, a message over the place it was found at (ansible-lint's
+    // `name[casing]: All names should start with an uppercase letter.` over `db.yml:2`, or
+    // over `db.yml:8 Task/Handler: install postgres`): a finding, whatever its words.
+    for (std::size_t i = 1; i < n; ++i) {
+        if ((i + 1 < n && !is_blank(lines(i + 1))) || is_blank(lines(i - 1)) ||
+            (i >= 2 && !is_blank(lines(i - 2))))
+            continue;
+        const std::string_view place = trimmed(lines(i)), message = lines(i - 1);
+        const std::string_view where = place.substr(0, place.find_first_of(" \t"));
+        if (where.back() == ':' || !is_file_place(where) || b.location_line[i] ||
+            b.location_of(i - 1) >= 0 || indent_of(message) != indent_of(lines(i)) ||
+            is_file_place(trimmed(message).substr(0, trimmed(message).find_first_of(" \t"))))
+            continue;
+        link_place(b, levels, i - 1, i);
+    }
     // A checker's verdict about a file, announcing a list: a line that opens with the file's
     // name and ends with a colon (include-what-you-use's `src/buf01.c should remove these
     // lines:` over `- #include <math.h>  // lines 4-4`). The verdict is a finding, and its
