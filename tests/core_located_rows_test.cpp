@@ -202,6 +202,38 @@ TEST(LocatedRows, AMessageOverItsPlaceIsAFinding) {
     }
 }
 
+// svelte-check's diagnostics: a place alone and flush left, then `Warn: …` or `Error: …`, a
+// link, the quoted code, a blank line; the same words in every file. Each shows with its own
+// place, never the next report's.
+TEST(LocatedRows, ADiagnosticUnderItsPlaceAloneShowsWithIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const int files : {30, 60}) {
+        SCOPED_TRACE(files);
+        std::string in =
+            "Loading svelte-check in workspace: /app\nGetting Svelte diagnostics...\n\n";
+        std::vector<std::string> places;
+        for (int f = 0; f < files; ++f) {
+            const std::string file = "/app/src/lib/Panel" + std::to_string(f) + ".svelte";
+            const auto report = [&](const std::string& place, const std::string& words) {
+                places.push_back(place);
+                in += place + "\n" + words + "\n  export let panel: Panel;\n  export let limit: " +
+                      "number = \"10\";\n  let selected: Metric | undefined;\n\n";
+            };
+            report(file + ":23:3", "Warn: `<img>` element should have an alt attribute\n"
+                                   "https://svelte.dev/e/a11y_missing_attribute (svelte)");
+            report(file + ":5:14", "Error: Type 'string' is not assignable to type 'number'. (ts)");
+            report(file + ":11:17", "Error: 'selected' is possibly 'undefined'. (ts)");
+        }
+        in += "====================================\nsvelte-check found " +
+              std::to_string(files * 2) + " errors and " + std::to_string(files) + " warnings in " +
+              std::to_string(files) + " files\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        EXPECT_EQ(hidden_of(r.view, places), 0u) << r.view.substr(0, 4000);
+    }
+}
+
 // elixirc's warnings: the message, then its place indented on the next line, in a run that
 // exits 0. Each warning is located by that line: it and its place show, in every file.
 TEST(LocatedRows, AWarningWithItsPlaceBelowIsLocated) {

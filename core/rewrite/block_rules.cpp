@@ -706,6 +706,9 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
                                     lines(j + 1).starts_with("\t/") && is_file_place(lines(j + 1));
             if (levels[j] == Level::critical && !is_file_place(t) && !frame_call)
                 break; // the next error
+            // A place alone and flush left heads the next report (svelte-check's
+            // `/app/src/A.svelte:10:42` over its `Error: …`); a stack's frames are indented.
+            if (indent_of(t) == 0 && is_bare_place(t)) break;
             if (!is_program_frame(t) || indent_of(t) < depth) continue;
             link_place(b, levels, i, j);
             break;
@@ -718,7 +721,16 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
     // `File "calc.py", line 78, in calc.triple` over `Failed example:` is the same. Two lines
     // that open alike are items of one list (a stack's frames), not a place and its error.
     for (std::size_t i = 1; i < n; ++i) {
-        if (levels[i] != Level::critical || b.location_line[i] || b.location_of(i) >= 0) continue;
+        if (b.location_line[i] || b.location_of(i) >= 0) continue;
+        // A warning right under its place alone (svelte-check's `/app/src/A.svelte:23:3` over
+        // `Warn: <img> element should have an alt attribute`) is located there too.
+        if (levels[i] == Level::notable && mentions_warning(lines(i)) &&
+            levels[i - 1] != Level::critical && is_bare_place(lines(i - 1)) &&
+            indent_of(lines(i - 1)) == indent_of(lines(i))) {
+            link_place(b, levels, i, i - 1);
+            continue;
+        }
+        if (levels[i] != Level::critical) continue;
         const std::string_view error = lines(i);
         if (names_place(error)) continue;
         const std::size_t depth = indent_of(error);
