@@ -234,6 +234,53 @@ TEST(LocatedRows, ADiagnosticUnderItsPlaceAloneShowsWithIt) {
     }
 }
 
+// `go test -json`: one JSON object a line, the test's printed lines in its "Output" values
+// (`"Output":"FAIL\texample.com/p\t0.02s\n"`, `"Output":"    x_test.go:87: got 3, want 4\n"`),
+// among thousands of passing ones. Each value is read as the line it stands for.
+TEST(LocatedRows, JsonLinesAreReadByTheirValues) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(79);
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in;
+        std::vector<std::string> wanted;
+        int t = 0;
+        const auto record = [&](const std::string& pkg, const std::string& test,
+                                const std::string& output) {
+            const std::string line = "{\"Time\":\"2026-12-04T10:22:43." +
+                                     std::to_string(100000 + t++) +
+                                     "Z\",\"Action\":\"output\",\"Package\":\"example.com/" + pkg +
+                                     "\"" + (test.empty() ? "" : ",\"Test\":\"" + test + "\"") +
+                                     ",\"Output\":\"" + output + "\\n\"}";
+            in += line + "\n";
+            return line;
+        };
+        for (int p = 0; p < 8; ++p) {
+            const std::string pkg = "bill/p" + std::to_string(p);
+            const int failing = static_cast<int>(rng() % 60);
+            for (int k = 0; k < 60; ++k) {
+                const std::string test = "TestRound" + std::to_string(k);
+                record(pkg, test, "=== RUN   " + test);
+                if (k == failing) {
+                    wanted.push_back(record(
+                        pkg, test,
+                        "    p" + std::to_string(p) + "_test.go:" + std::to_string(40 + k) +
+                            ": got " + std::to_string(k) + ", want " + std::to_string(k + 1)));
+                    record(pkg, test, "--- FAIL: " + test + " (0.00s)");
+                } else {
+                    record(pkg, test, "--- PASS: " + test + " (0.00s)");
+                }
+            }
+            wanted.push_back(record(
+                pkg, "", "FAIL\\texample.com/" + pkg + "\\t0.0" + std::to_string(10 + p) + "s"));
+        }
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        EXPECT_EQ(hidden_of(r.view, wanted), 0u) << r.view.substr(0, 4000);
+    }
+}
+
 // elixirc's warnings: the message, then its place indented on the next line, in a run that
 // exits 0. Each warning is located by that line: it and its place show, in every file.
 TEST(LocatedRows, AWarningWithItsPlaceBelowIsLocated) {

@@ -548,7 +548,64 @@ bool is_own_message_line(std::string_view t) {
     return !is_quoted_code(t) && !is_subordinate_diagnostic(t);
 }
 
+namespace {
+
+Level text_level(const KeyMatcher& keys, std::string_view t);
+
+// A line that is one JSON object (`go test -json`'s `{"Action":"output",…,"Output":"FAIL\t
+// example.com/p\t0.02s\n"}`, a JSON log's record) says in its string values what a tool
+// would print as lines: each value, unescaped and cut at its newlines, is read as a line.
+// Keys are names, not words. Bounded: only a line under 64 KiB is read so.
+Level json_line_level(const KeyMatcher& keys, std::string_view t) {
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+        t.remove_suffix(1);
+    if (t.size() < 2 || t.size() > 65536 || t.front() != '{' || t.back() != '}') return Level::none;
+    Level level = Level::none;
+    std::string value;
+    const auto read = [&] {
+        std::size_t from = 0;
+        while (from <= value.size() && level < Level::critical) {
+            const std::size_t nl = std::min(value.find('\n', from), value.size());
+            // Its indentation is the producer's nesting (go test's `    x_test.go:87: got 3`
+            // under its test), read as the line itself.
+            std::size_t at = from;
+            while (at < nl && (value[at] == ' ' || value[at] == '\t')) ++at;
+            if (nl > at)
+                level =
+                    std::max(level, text_level(keys, std::string_view(value).substr(at, nl - at)));
+            from = nl + 1;
+        }
+    };
+    for (std::size_t i = 1; i < t.size() && level < Level::critical; ++i) {
+        if (t[i] != '"') continue;
+        value.clear();
+        std::size_t j = i + 1;
+        for (; j < t.size() && t[j] != '"'; ++j) {
+            if (t[j] != '\\' || j + 1 >= t.size()) {
+                value += t[j];
+                continue;
+            }
+            const char e = t[++j];
+            value += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e;
+        }
+        std::size_t k = j + 1;
+        while (k < t.size() && t[k] == ' ') ++k;
+        if (k >= t.size() || t[k] != ':') read(); // a value, not a key
+        i = j;
+    }
+    return level;
+}
+
+} // namespace
+
 Level line_level(const KeyMatcher& keys, std::string_view t) {
+    const Level level = text_level(keys, t);
+    return level < Level::critical ? std::max(level, json_line_level(keys, t)) : level;
+}
+
+namespace {
+
+Level text_level(const KeyMatcher& keys, std::string_view t) {
     Level level = keys.level(t);
     // An error by its letter; a warning by its letter is one to act on when it names its file
     // (lintian's `W: pkg: executable-not-elf-or-script [usr/lib/x/mod1.py]`).
@@ -581,5 +638,7 @@ Level line_level(const KeyMatcher& keys, std::string_view t) {
     if (level != Level::none && is_quoted_code(t)) level = Level::none;
     return level;
 }
+
+} // namespace
 
 } // namespace sutra::core
