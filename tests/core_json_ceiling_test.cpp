@@ -667,5 +667,44 @@ TEST(JsonRecords, FlatRecordsKeepWhatAndWhereWhenTrimmed) {
     }
 }
 
+// pylint's JSON: one flat record per finding, its file, line and message, whatever its type
+// (`convention`, `refactor`: no error word). Each is a finding at its own place: as many as the
+// ceiling holds show with their place and message, not the first and last few of the list.
+TEST(JsonRecords, LocatedFindingsFillTheView) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(83);
+    const char* kinds[][3] = {{"convention", "missing-function-docstring", "C0116"},
+                              {"refactor", "too-many-branches", "R0912"},
+                              {"warning", "unused-argument", "W0613"}};
+    for (const std::size_t findings : {300u, 600u}) {
+        SCOPED_TRACE(findings);
+        std::string doc = "[";
+        for (std::size_t f = 0; f < findings; ++f) {
+            const auto& k = kinds[rng() % 3];
+            const std::string line = std::to_string(1 + rng() % 400);
+            doc += std::string(f > 0 ? ",\n" : "\n") + "    {\n        \"type\": \"" + k[0] +
+                   "\",\n        \"module\": \"shop.m" + std::to_string(f % 9) +
+                   "\",\n        \"obj\": \"Cart.total\",\n        \"line\": " + line +
+                   ",\n        \"column\": 4,\n        \"endLine\": " + line +
+                   ",\n        \"endColumn\": 13,\n        \"path\": \"shop/m" +
+                   std::to_string(f % 9) + ".py\",\n        \"symbol\": \"" + k[1] +
+                   "\",\n        \"message\": \"Finding " + std::to_string(f) +
+                   " of its kind\",\n        \"message-id\": \"" + k[2] + "\"\n    }";
+        }
+        doc += "\n]\n";
+        const Response r = run(doc, c);
+        const ordered_json view = check_json_view(doc, 0, r, c);
+        ASSERT_TRUE(view.is_array());
+        std::size_t located = 0;
+        for (const auto& o : view)
+            located += o.is_object() && o.contains("path") && o.contains("line") &&
+                       o.contains("message") && o.contains("symbol");
+        // The view holds more than a third of the findings it could, each with what and where.
+        EXPECT_GT(located * 3, std::min<std::size_t>(findings, c.max_view_bytes / 200))
+            << r.view.substr(0, 2000);
+    }
+}
+
 } // namespace
 } // namespace sutra::core

@@ -579,10 +579,19 @@ private:
             if (s_[n.begin] != '{') continue;
             std::uint32_t key = static_cast<std::uint32_t>(i + 1);
             bool record = false;
+            unsigned located = 0; // the roles a finding's members play (place_role)
             for (std::uint64_t k = 0; k < n.count; ++k) {
                 const Node& name = nodes_[key];
                 const Node& value = nodes_[name.next];
                 if (!record && raw(name) == "\"severity\"" && raw(value) == "2") {
+                    records.push_back(n.begin);
+                    record = true;
+                }
+                located |= place_role(raw(name), s_[value.begin]);
+                // A finding: its file, its line and its message (pylint's and bandit's JSON,
+                // whatever its severity): one at another place is another finding.
+                if (!record && located == k_file_line_message &&
+                    n.end - n.begin <= k_record_bytes) {
                     records.push_back(n.begin);
                     record = true;
                 }
@@ -885,6 +894,35 @@ private:
         return says;
     }
 
+    // The role a member plays in a finding's record: 1 its file (a string), 2 its line (a
+    // number), 4 its message (a string); 0 none.
+    static constexpr unsigned k_file_line_message = 7;
+    static unsigned place_role(std::string_view quoted_key, char first) {
+        static constexpr std::string_view k_files[] = {"file", "filename", "filepath", "path",
+                                                       "uri"};
+        static constexpr std::string_view k_lines[] = {"line", "lineno", "linenumber", "startline",
+                                                       "row"};
+        static constexpr std::string_view k_messages[] = {"message",   "msg",         "text",
+                                                          "issuetext", "description", "title"};
+        if (quoted_key.size() < 4 || quoted_key.size() > 16) return 0;
+        const std::string name = normalized_name(quoted_key);
+        const auto in = [&](const auto& names) {
+            return std::find(std::begin(names), std::end(names), name) != std::end(names);
+        };
+        if (first == '"') return in(k_files) ? 1u : in(k_messages) ? 4u : 0u;
+        return is_digit(first) && in(k_lines) ? 2u : 0u;
+    }
+
+    // A member's name in lower case without its quotes, '_' and '-'.
+    static std::string normalized_name(std::string_view quoted_key) {
+        std::string name;
+        for (const char c : quoted_key.substr(1, quoted_key.size() - 2)) {
+            if (c == '_' || c == '-') continue;
+            name += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        }
+        return name;
+    }
+
     // Whether a member name says how a check or a test came out, so that a key word in its value
     // is the record's verdict (`"severity": "error"`, `"status": "failed"`), not one in its
     // free text (a package's description that mentions errors).
@@ -914,7 +952,7 @@ private:
             // {"line": 12, …}}), and a failed test's values (jest's "failureMessages").
             "range", "start", "end", "region", "position", "span", "locations", "physicallocation",
             "startline", "startcolumn", "copname", "fullname", "failuremessages", "expected",
-            "actual", "received", "version"};
+            "symbol", "actual", "received", "version"};
         if (quoted_key.size() < 3 || quoted_key.size() > 24) return false;
         std::string name;
         for (const char c : quoted_key.substr(1, quoted_key.size() - 2)) {
