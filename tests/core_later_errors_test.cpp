@@ -302,6 +302,47 @@ TEST(LaterErrors, AStacksLabelShowsWithItsFirstFrameInTheProgram) {
     }
 }
 
+// pytest's failures: `E       assert …`, then the explanation on more lines with the same
+// `E` mark (`E         At index 2 diff: [4, 5] != [4]`). Under every failure of the kind,
+// the lines that say something new show.
+TEST(LaterErrors, LinesWithTheErrorsMarkGoOnSayingIt) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const int failures : {40, 80}) {
+        SCOPED_TRACE(failures);
+        std::string in = "============================= test session starts "
+                         "==============================\ncollected 200 items\n\n";
+        std::vector<std::string> wanted;
+        for (int f = 0; f < failures; ++f) {
+            const std::string name = "test_chunk_" + std::to_string(f);
+            const std::string diff =
+                "E         At index 2 diff: [4, " + std::to_string(f + 5) + "] != [4]";
+            const std::string extra = "E         Left contains " + std::to_string(f + 2) +
+                                      " more items, first extra item: [6, " +
+                                      std::to_string(f + 7) + "]";
+            in += "_________________________________ " + name +
+                  " _________________________________\n\n    def " + name +
+                  "():\n>       assert chunk(list(range(" + std::to_string(f) +
+                  ")), 2) == [[0, 1], [2, 3]]\nE       assert [[0, 1], [2, ..." +
+                  std::to_string(f) +
+                  "]] == [[0, 1], [2, "
+                  "3], [4]]\n" +
+                  diff + "\n" + extra + "\nE         Use -v to get more diff\n\ntests/test_x.py:" +
+                  std::to_string(5 + f * 4) + ": AssertionError\n";
+            wanted.push_back(diff);
+            wanted.push_back(extra);
+        }
+        in += "=========================== short test summary info "
+              "============================\n" +
+              std::to_string(failures) + " failed, 120 passed in 0.91s\n";
+        const Response r = run(in, c);
+        const std::string& view = r.rewritten ? r.view : in; // all of it may stay
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(view, l);
+        EXPECT_EQ(hidden, 0u) << view.substr(0, 4000);
+    }
+}
+
 // Catch2's banner over each test case's failures: a rule, the test case's name, a rule, its
 // place, a dotted rule. The name and the place show with every failure under them.
 TEST(LaterErrors, ATestsBannerShowsWithItsFailures) {

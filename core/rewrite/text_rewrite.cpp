@@ -785,10 +785,11 @@ private:
     void
     mark_own(std::size_t i, std::size_t context_stop, std::unordered_set<std::string_view>& said) {
         const bool announces = trimmed_end(text(i)).ends_with(':');
-        bool label = false;           // the line above was a label of the message
-        bool paragraph = true;        // no blank line yet
-        bool stack = false;           // in a stack a label announced
-        std::size_t shown_with = m_n; // that label: shown with what it announces
+        const std::size_t mark = message_mark(text(i)); // its lines' mark, or 0
+        bool label = false;                             // the line above was a label of the message
+        bool paragraph = true;                          // no blank line yet
+        bool stack = false;                             // in a stack a label announced
+        std::size_t shown_with = m_n;                   // that label: shown with what it announces
         // Past the first paragraph, up to the next error, only a bare label and the line it
         // announces (tcltest's `---- Result was:` under the test's code), and a stack's
         // label (a race detector's `Previous write at 0x… by goroutine 19:`) with the
@@ -815,7 +816,12 @@ private:
                                      indent_of(text(j + 1)) > indent_of(t);
             // Still in the first paragraph past the context, a label is the next item's
             // (doctest -v's `Trying:` under a failed example).
-            const bool part = label || opens_stack || ((first || !paragraph) && is_bare_label(t)) ||
+            // A line with the error's mark goes on saying it (pytest's `E         At index 2
+            // diff: [4, 5] != [4]` under `E       assert …`, TAP's `#     expected: 'b'`).
+            const bool marked = mark > 0 && paragraph && message_mark(t) == mark &&
+                                indent_of(t) == indent_of(text(i));
+            const bool part = label || opens_stack || marked ||
+                              ((first || !paragraph) && is_bare_label(t)) ||
                               (first && (announces || is_labelled_value(t)));
             const bool own = part && !(j < context_stop && (m_said_above[j] || m_common[j])) &&
                              m_level[j] != Level::critical && is_own_message_line(t);
@@ -834,6 +840,18 @@ private:
             if (m_own[j] && shown_with < m_n) m_own[shown_with] = true;
             if (!stack) shown_with = m_n;
         }
+    }
+
+    // The mark an error's message lines open with, after their indentation: one character, a
+    // capital (pytest's `E`; not the words `A` and `I`) or `#` (TAP's comments), then a blank.
+    // 0 for none.
+    static std::size_t message_mark(std::string_view t) {
+        std::size_t p = 0;
+        while (p < t.size() && (t[p] == ' ' || t[p] == '\t')) ++p;
+        if (p + 1 >= t.size() || t[p + 1] != ' ') return 0;
+        const char c = t[p];
+        const bool capital = c >= 'B' && c <= 'Z' && c != 'I';
+        return capital || c == '#' ? static_cast<unsigned char>(c) : 0;
     }
 
     // The end (exclusive) of the lines where critical line i's own message may sit: up to the
