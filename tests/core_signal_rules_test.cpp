@@ -83,6 +83,18 @@ TEST(SignalLines, LevelsOfLinesTakenAlone) {
     EXPECT_EQ(line_level(keys, "pkg/inv/mod10.py:11: unused variable 'stale' (60% confidence)\n"),
               Level::critical);
     EXPECT_EQ(line_level(keys, "docs/runbook14.md:3: writting ==> writing\n"), Level::critical);
+    EXPECT_EQ(line_level(keys, "report_test.go:75: report: Split(100,3) sums to 99, want 100\n"),
+              Level::critical);
+    EXPECT_EQ(line_level(keys, "conf/app.yml:3: name: svc\n"), Level::critical);
+    EXPECT_EQ(line_level(keys, "conf/app.yml:3:  name: svc\n"), Level::none);
+    // A line that is one JSON object, by its values; its keys are names, not words.
+    EXPECT_EQ(line_level(
+                  keys, "{\"Action\":\"output\",\"Output\":\"FAIL\\texample.com/p\\t0.02s\\n\"}\n"),
+              Level::critical);
+    EXPECT_EQ(
+        line_level(keys, "{\"Action\":\"output\",\"Output\":\"--- PASS: TestX (0.00s)\\n\"}\n"),
+        Level::none);
+    EXPECT_EQ(line_level(keys, "{\"error_count\":0,\"msg\":\"indexed 12 files\"}\n"), Level::none);
     EXPECT_EQ(line_level(keys, "src/Inv/Stock1.hs:16:1-28: Suggestion: Use null\n"),
               Level::critical);
     EXPECT_EQ(line_level(keys, "docs/guide1.md:1:26 - Unknown word (Servise) fix: (Service)\n"),

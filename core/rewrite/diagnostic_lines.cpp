@@ -321,11 +321,14 @@ bool is_line_finding(std::string_view l) {
     if (path.find_first_of("./") == std::string_view::npos ||
         path.find_first_of(" \t:") != std::string_view::npos)
         return false;
-    // A word of two or more lower-case letters, then a blank: prose, not a file's line.
+    // A word of two or more lower-case letters, then a blank or a label's colon (go test's
+    // `x_test.go:75: report: Split(100,3) sums to 99`): prose, not a file's line.
     const std::string_view rest = l.substr(colon + 2);
     std::size_t w = 0;
     while (w < rest.size() && rest[w] >= 'a' && rest[w] <= 'z') ++w;
-    if (w < 2 || w >= rest.size() || rest[w] != ' ') return false;
+    if (w < 2 || w >= rest.size()) return false;
+    if (rest[w] == ':' && w + 1 < rest.size() && rest[w + 1] == ' ') ++w;
+    if (rest[w] != ' ') return false;
     return rest.find_first_of(";{}") == std::string_view::npos;
 }
 
