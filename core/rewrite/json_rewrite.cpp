@@ -932,11 +932,7 @@ private:
             "state",    "type",  "kind",    "category",   "exception",
             "failure",  "fault", "verdict", "conclusion", "loglevel"};
         if (quoted_key.size() < 6 || quoted_key.size() > 14) return false;
-        std::string name;
-        for (const char c : quoted_key.substr(1, quoted_key.size() - 2)) {
-            if (c == '_' || c == '-') continue;
-            name += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-        }
+        const std::string name = normalized_name(quoted_key);
         return std::find(std::begin(k_names), std::end(k_names), name) != std::end(k_names);
     }
 
@@ -954,11 +950,7 @@ private:
             "startline", "startcolumn", "copname", "fullname", "failuremessages", "expected",
             "symbol", "actual", "received", "version"};
         if (quoted_key.size() < 3 || quoted_key.size() > 24) return false;
-        std::string name;
-        for (const char c : quoted_key.substr(1, quoted_key.size() - 2)) {
-            if (c == '_' || c == '-') continue;
-            name += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-        }
+        const std::string name = normalized_name(quoted_key);
         return std::find(std::begin(k_names), std::end(k_names), name) != std::end(k_names);
     }
 
