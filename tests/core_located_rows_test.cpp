@@ -202,6 +202,21 @@ TEST(LocatedRows, AMessageOverItsPlaceIsAFinding) {
     }
 }
 
+// A paragraph of a message over a line of blanks is no message over its place: nothing is
+// read past the blanks (the ASan build runs this).
+TEST(LocatedRows, AMessageOverBlanksIsNoFinding) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    for (const char* blanks : {" ", "\t", " \r", "   \t  "}) {
+        std::string in;
+        for (int k = 0; k < 600; ++k)
+            in += "step " + std::to_string(k) + " done\n" + blanks + "\n\n";
+        const Response r = run(in, c);
+        EXPECT_FALSE(r.rewritten && r.view.find("step 599 done") == std::string::npos)
+            << r.view.substr(0, 400);
+    }
+}
+
 // svelte-check's diagnostics: a place alone and flush left, then `Warn: …` or `Error: …`, a
 // link, the quoted code, a blank line; the same words in every file. Each shows with its own
 // place, never the next report's.

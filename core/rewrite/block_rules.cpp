@@ -633,7 +633,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             continue;
         const std::string_view place = trimmed(lines(i)), message = lines(i - 1);
         const std::string_view where = place.substr(0, place.find_first_of(" \t"));
-        if (where.back() == ':' || !is_file_place(where) || b.location_line[i] ||
+        if (where.empty() || where.back() == ':' || !is_file_place(where) || b.location_line[i] ||
             b.location_of(i - 1) >= 0 || indent_of(message) != indent_of(lines(i)) ||
             is_file_place(trimmed(message).substr(0, trimmed(message).find_first_of(" \t"))))
             continue;
