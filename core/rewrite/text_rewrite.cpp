@@ -770,7 +770,7 @@ private:
             const std::size_t i = m_critical_lines[k];
             if (m_blocks.location_line[i]) continue;
             if (!m_later[i]) {
-                // Its own message too, shown when its whole context does not fit.
+                // Its own message too: what of it lies past its context still shows.
                 std::unordered_set<std::string_view> alone;
                 mark_own(i, ends[k], alone);
                 for (std::size_t j = i + 1; j < ends[k]; ++j) said.insert(trimmed_end(text(j)));
@@ -814,12 +814,12 @@ private:
             const bool opens_stack = t.ends_with(':') && !is_bare_label(t) && j + 1 < end &&
                                      !is_blank(text(j + 1)) &&
                                      indent_of(text(j + 1)) > indent_of(t);
-            // Still in the first paragraph past the context, a label is the next item's
-            // (doctest -v's `Trying:` under a failed example).
             // A line with the error's mark goes on saying it (pytest's `E         At index 2
             // diff: [4, 5] != [4]` under `E       assert …`, TAP's `#     expected: 'b'`).
             const bool marked = mark > 0 && paragraph && message_mark(t) == mark &&
                                 indent_of(t) == indent_of(text(i));
+            // Still in the first paragraph past the context, a label is the next item's
+            // (doctest -v's `Trying:` under a failed example).
             const bool part = label || opens_stack || marked ||
                               ((first || !paragraph) && is_bare_label(t)) ||
                               (first && (announces || is_labelled_value(t)));
