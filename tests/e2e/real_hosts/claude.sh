@@ -94,23 +94,7 @@ rm -f "$T"/mock/req-*.json "$T/mock/port"
 # folder both ways), so the `pwd` after the failing run shows the project folder, and after
 # `cd sub && <the same tests, passing>` it shows sub.
 mkdir -p "$T/proj/sub"
-cat >"$T/proj/sub/run_tests.py" <<'PY'
-import sys
-out = ["collected 900 items\n"]
-failing = {37, 101, 188, 250, 333, 409, 450, 512, 600, 677, 731, 802, 888}
-for i in range(900):
-    if i in failing:
-        out += [f"tests/test_billing.py::test_round_cents_{i:04d} FAILED{' ' * 20}[{i * 100 // 900:3d}%]\n"]
-    else:
-        out.append(f"tests/test_module_{i % 30:02d}.py::test_case_{i:04d} PASSED{' ' * 24}[{i * 100 // 900:3d}%]\n")
-out += ["=========================== short test summary info ============================\n"]
-out += [f"FAILED tests/test_billing.py::test_round_cents_{i:04d} - AssertionError: assert {i + 1} == {i}\n" for i in sorted(failing)]
-out.append("========================= 13 failed, 887 passed in 9.02s =========================\n")
-if sys.argv[1:] == ["ok"]:
-    out = [l.replace("FAILED", "PASSED") for l in out]
-sys.stdout.write("".join(out))
-sys.exit(0 if sys.argv[1:] == ["ok"] else 3)
-PY
+cp "$here/run_tests.py" "$T/proj/sub/run_tests.py"
 python3 "$T/proj/sub/run_tests.py" >"$T/sub-tests.log"
 start_mock mock_claude.mjs "$(python3 -c 'import json,sys; print(json.dumps([{"tool":"Bash","input":{"command":"cat "+sys.argv[1]+"; exit 3","description":"build"}},{"bash_restore":sys.argv[2]},{"tool":"Bash","input":{"command":"printf '"'"'small output\\n'"'"'","description":"small"}},{"tool":"Bash","input":{"command":"cd sub && python3 run_tests.py","description":"tests in sub"}},{"tool":"Bash","input":{"command":"pwd","description":"where"}},{"tool":"Bash","input":{"command":"cd sub && python3 run_tests.py ok","description":"passing tests in sub"}},{"tool":"Bash","input":{"command":"pwd","description":"where now"}}]))' "$T/big.log" "$SUTRA_BIN")"
 started=$SECONDS
@@ -159,5 +143,4 @@ check "sutra uninstall --client claude" '"$SUTRA_BIN" uninstall --client claude 
 cat "$T/uninstall.out"
 check "settings.json is back to the original bytes" 'cmp -s "$T/settings.orig" "$HOME/.claude/settings.json"'
 
-source "$here/claude_permissions.sh"
 finish

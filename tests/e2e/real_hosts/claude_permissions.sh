@@ -1,5 +1,7 @@
-# The Bash route never weakens a permission, in the real Claude Code (sourced by claude.sh; see
-# docs/security.md, "The Bash route's guard"). Each scenario runs the same steps twice or three
+#!/usr/bin/env bash
+# The Bash route never weakens a permission, in the real Claude Code 2.1.332 (see
+# docs/security.md, "The Bash route's guard"). Its own test, real_host.claude_permissions, so
+# that it runs beside real_host.claude. Each scenario runs the same steps twice or three
 # times: without the route (--no-wrap-bash: the host's own answers), with the default auto route,
 # and with --wrap-bash. Every step the host alone stops must stay stopped, with the same answer
 # to the model, and must leave no trace of having run.
@@ -11,6 +13,12 @@
 # environment (CLAUDE_BG_SESSION_PERMISSION_RULES). The steps put redirections, empty
 # expansions, assignments and separators between each rule's words. Stub programs (git, npm,
 # curl, kubectl) log their arguments instead of doing anything; `rm` is real, on canary files.
+name=claude_permissions
+source "$(dirname "$0")/lib.sh"
+need_host @anthropic-ai/claude-code 2.1.332 claude
+sandbox
+cd "$T/proj" || exit 1
+export ANTHROPIC_API_KEY=dummy CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1
 
 perm=$T/perm
 conf=$T/proj/conf
@@ -30,7 +38,7 @@ if ! unshare -rm sh -c "mount -t overlay overlay -o lowerdir=/etc,upperdir=$perm
     echo "  managed scope: no private mount namespace here; its rule goes to the user's settings"
     printf '%s\n' '{"permissions": {"deny": ["Bash(git push:*)", "Bash(cat .env)"]}}' >"$conf/settings.json"
 fi
-cp "$T/proj/sub/run_tests.py" "$T/proj/run_tests.py"
+cp "$here/run_tests.py" "$T/proj/run_tests.py"
 
 # perm_run LABEL STEPS_JSON CLAUDE_ARGS...: runs the real host in $T/proj with the rules above.
 perm_run() {
@@ -168,3 +176,5 @@ check "the allowed command ran and a command no rule covers was asked, both as w
 check "nothing was wrapped" '! grep -q "exec --shell" "$T/debug-narrow-auto.log"'
 uninstall_conf
 check "uninstall leaves the user's settings as they were" '[ "$(cat "$conf/settings.json")" = "{\"permissions\": {}}" ]'
+
+finish

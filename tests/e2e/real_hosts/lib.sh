@@ -23,15 +23,19 @@ finish() {
     [ "$fails" = 0 ]
 }
 
-# need_host PACKAGE VERSION BIN: the pinned host in $cache_root/NAME-VERSION (installed once;
-# a second run reuses it). Sets host_bin.
+# need_host PACKAGE VERSION BIN: the pinned host in $cache_root/BIN-VERSION (installed once;
+# a second run reuses it). Two tests of one host (real_host.claude, .claude_permissions) start
+# side by side: a lock on the cache makes the second wait for the first one's install.
+# Sets host_bin.
 need_host() {
-    local pkg=$1 version=$2 bin=$3
+    local pkg=$1 version=$2 bin=$3 lock
     command -v node >/dev/null 2>&1 || skip "node is not installed"
     command -v npm >/dev/null 2>&1 || skip "npm is not installed"
     command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
-    local prefix="$cache_root/$name-$version"
+    local prefix="$cache_root/$bin-$version"
     host_bin="$prefix/node_modules/.bin/$bin"
+    mkdir -p "$cache_root" || skip "cannot create $cache_root"
+    exec {lock}>"$cache_root/.$bin-$version.lock" && flock "$lock"
     if [ ! -x "$host_bin" ] || [ "$(node -p "require('$prefix/node_modules/$pkg/package.json').version" 2>/dev/null)" != "$version" ]; then
         mkdir -p "$prefix" || skip "cannot create $prefix"
         echo "installing $pkg@$version into $prefix (once; later runs reuse it)"
@@ -41,6 +45,7 @@ need_host() {
             skip "npm could not install $pkg@$version (registry unreachable?)"
         fi
     fi
+    exec {lock}>&-
     "$host_bin" --version >/dev/null 2>&1 || skip "$host_bin does not run on this machine"
 }
 
