@@ -410,5 +410,69 @@ TEST(LaterErrors, AJavaFailuresFrameInTheProjectIsItsPlace) {
     }
 }
 
+// pytest's long tracebacks: each failed test's section shows its code, then where it stands
+// (`tests/test_mod2.py:27: `), the frames below, the error and its place. Later failures of one
+// kind fold their code and frames as said above, but the test's own place shows under every
+// one, a chained exception's (`The above exception was the direct cause …`) included.
+TEST(LaterErrors, EachFailedTestsOwnPlaceShows) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(29);
+    const std::string sep = "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _";
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in = "============================= test session starts "
+                         "==============================\ncollected 240 items\n\n";
+        in += "=================================== FAILURES "
+              "===================================\n";
+        std::vector<std::string> places;
+        const int failures = 60 + static_cast<int>(rng() % 60);
+        for (int f = 0; f < failures; ++f) {
+            const std::string name = "test_case_" + std::to_string(f);
+            const std::string place =
+                "tests/test_mod" + std::to_string(f % 7) + ".py:" + std::to_string(4 + 3 * f) + ":";
+            const int value = static_cast<int>(rng() % 90);
+            in += "________________________________ " + name +
+                  " _________________________________\n\n";
+            if (f % 3 == 2) { // chained: a KeyError raised in a helper, then a RuntimeError
+                in += "cfg = {'a': " + std::to_string(value) +
+                      "}, key = 'b'\n\n    def "
+                      "resolve(cfg, key):\n        try:\n>           return cfg[key]\nE           "
+                      "KeyError: 'b'\n\ntests/helpers.py:12: KeyError\n\nThe above exception was "
+                      "the direct cause of the following exception:\n\n";
+            }
+            in += "    def " + name + "():\n>       assert compute([1, " + std::to_string(value) +
+                  "]) > 0\n\n" + place + " \n" + sep +
+                  "\ntests/helpers.py:19: in compute\n    "
+                  "total += normalise(v)\n" +
+                  sep + "\n\nv = -" + std::to_string(value) +
+                  "\n\n    def normalise(v):\n        if v < 0:\n>           raise "
+                  "ValueError(f\"negative value {v}\")\nE           ValueError: negative value -" +
+                  std::to_string(value) + "\n\ntests/helpers.py:24: ValueError\n";
+            places.push_back(place + " ");
+        }
+        in += "=========================== short test summary info "
+              "============================\n";
+        for (int f = 0; f < failures; ++f)
+            in += "FAILED tests/test_mod" + std::to_string(f % 7) + ".py::test_case_" +
+                  std::to_string(f) + " - ValueError: negative value\n";
+        in += "======================== " + std::to_string(failures) + " failed, " +
+              std::to_string(240 - failures) + " passed in 0.41s ========================\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : places) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+        // The helpers' frames, said under the first failures, still fold under later ones.
+        std::size_t frames = 0;
+        for (std::size_t at = 0;
+             (at = r.view.find("\ntests/helpers.py:19: in compute\n", at)) != std::string::npos;
+             ++at)
+            ++frames;
+        EXPECT_LT(frames * 4, static_cast<std::size_t>(failures));
+        EXPECT_LT(r.view.size(), in.size());
+    }
+}
+
 } // namespace
 } // namespace sutra::core

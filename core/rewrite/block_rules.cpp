@@ -219,6 +219,20 @@ bool opens_with_place(std::string_view t) {
     return is_file_place(t.substr(0, space)) && !is_blank(t.substr(space));
 }
 
+// How many of a failed test's own frames its section may name (one per chained exception).
+constexpr std::size_t k_test_frames = 4;
+
+// A frame's place flush left, alone or before the function's name: pytest's `tests/t.py:27: `
+// and `tests/t.py:19: in compute` (not `tests/t.py:14: KeyError`, an error's place).
+bool is_flush_frame(std::string_view t) {
+    if (t.empty() || t[0] == ' ' || t[0] == '\t') return false;
+    t = trimmed(t);
+    const std::size_t space = t.find(' ');
+    const std::string_view place = t.substr(0, space);
+    if (place.size() < 4 || place.back() != ':' || !is_file_place(place)) return false;
+    return place.size() == t.size() || t.substr(space + 1).starts_with("in ");
+}
+
 // A box-drawing gutter at a line's start, after its blanks (phpunit --testdox draws a failure's
 // lines in one).
 constexpr std::string_view k_gutter = "\xe2\x94\x82"; // "│"
@@ -980,6 +994,37 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
                 break;
             }
         }
+    }
+    // A failed test's section under its ruled title (pytest's `____ test_total ____` over the
+    // test's code, `tests/test_cart.py:27: `, the frames below, `E   …`): the first frame flush
+    // left is the test's own, where it stands in its file, and so is the first after each
+    // one-line paragraph that chains another exception (`The above exception was the direct
+    // cause of the following exception:`). Shown with the section's errors: a later failure's
+    // code and frames fold as said above, and this line alone tells the agent where it failed.
+    // Each line is looked at once: a section ends at the next title.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!is_section_header(lines(i))) continue;
+        std::size_t frames[k_test_frames];
+        std::size_t found = 0;
+        bool want = true, errors = false;
+        std::size_t j = i + 1;
+        for (; j < n && !is_section_header(lines(j)); ++j) {
+            const std::string_view t = lines(j);
+            if (levels[j] == Level::critical && !b.location_line[j]) errors = true;
+            if (want && is_flush_frame(t)) {
+                want = false;
+                if (levels[j] != Level::critical && found < k_test_frames) frames[found++] = j;
+            } else if (j + 1 < n && is_blank(lines(j - 1)) && is_blank(lines(j + 1)) &&
+                       !is_blank(t) && indent_of(t) == 0 && announces_message(t)) {
+                want = true;
+            }
+        }
+        if (errors)
+            for (std::size_t k = 0; k < found; ++k) {
+                levels[frames[k]] = Level::critical;
+                b.location_line[frames[k]] = true;
+            }
+        i = j - 1;
     }
     find_parents(lines, levels, b);
     find_scopes(lines, levels, b);
