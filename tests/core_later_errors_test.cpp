@@ -474,5 +474,47 @@ TEST(LaterErrors, EachFailedTestsOwnPlaceShows) {
     }
 }
 
+// rustc's and clippy's notes with places of their own (`note: first possible panic found here`
+// over `  --> src/m2.rs:17:13`): the note's words repeat under every warning of its kind, its
+// place does not, and it shows under each.
+TEST(LaterErrors, ANotesOwnPlaceShowsUnderEveryErrorOfAKind) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(31);
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in = "    Checking clip v0.1.0 (/work/clip)\n";
+        std::vector<std::string> places;
+        const int warnings = 40 + static_cast<int>(rng() % 40);
+        for (int w = 0; w < warnings; ++w) {
+            const std::string file = "src/m" + std::to_string(w % 5) + ".rs";
+            const int line = 3 + 5 * w, at = line + 2;
+            const std::string num = std::to_string(line), at_num = std::to_string(at);
+            const std::string gutter(num.size() + 1, ' ');
+            const std::string place = "  --> " + file + ":" + at_num + ":" +
+                                      std::to_string(5 + static_cast<int>(rng() % 9));
+            in += "warning: docs for function which may panic missing `# Panics` section\n  --> " +
+                  file + ":" + num + ":1\n" + gutter + "|\n" + num + " | pub fn parse_" +
+                  std::to_string(w) + "(s: &str) -> u32 {\n" + gutter + "| " +
+                  std::string(30, '^') + "\n" + gutter + "|\nnote: first possible panic found " +
+                  "here\n" + place + "\n" + gutter + "|\n" + at_num + " |     v[" +
+                  std::to_string(w % 3) + "].parse().unwrap()\n" + gutter + "|     " +
+                  std::string(21, '^') + "\n" + gutter +
+                  "= help: for further information visit https://rust-lang.github.io/"
+                  "rust-clippy/index.html#missing_panics_doc\n\n";
+            places.push_back(place);
+        }
+        in += "warning: `clip` (lib) generated " + std::to_string(warnings) +
+              " warnings\n    Finished `dev` profile [unoptimized + debuginfo] target(s) in "
+              "0.31s\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : places) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+        EXPECT_LT(r.view.size(), in.size());
+    }
+}
+
 } // namespace
 } // namespace sutra::core

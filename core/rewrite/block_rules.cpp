@@ -219,6 +219,9 @@ bool opens_with_place(std::string_view t) {
     return is_file_place(t.substr(0, space)) && !is_blank(t.substr(space));
 }
 
+// How many notes with places of their own an error keeps (rustc explains with a few).
+constexpr std::size_t k_located_notes = 3;
+
 // How many of a failed test's own frames its section may name (one per chained exception).
 constexpr std::size_t k_test_frames = 4;
 
@@ -992,6 +995,28 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             if (t.starts_with("l.") && d > 2 && d < t.size() && t[d] == ' ') {
                 link_place(b, levels, i, j);
                 break;
+            }
+        }
+    }
+    // A note with a place of its own in an error's block (clippy's `note: first possible panic
+    // found here` over `  --> src/m0.rs:26:5`, rustc's `note: required by a bound in …` over
+    // the bound's place): the note and its place are the error's own, shown with it. The
+    // note's words repeat under every error of its kind; its place does not.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i] || b.location_of(i) < 0) continue;
+        const std::size_t depth = indent_of(lines(i));
+        std::size_t notes = 0;
+        for (std::size_t j = i + 1; j + 1 < n && j - i <= k_block_reach && !is_blank(lines(j));
+             ++j) {
+            const std::string_view t = lines(j);
+            if (levels[j] == Level::critical && !b.location_line[j]) break; // the next error
+            if (indent_of(t) != depth || !is_subordinate_diagnostic(t) || names_place(t) ||
+                indent_of(lines(j + 1)) <= depth || !is_file_place(lines(j + 1)))
+                continue;
+            if (++notes > k_located_notes) break;
+            for (const std::size_t k : {j, j + 1}) {
+                levels[k] = Level::critical;
+                b.location_line[k] = true;
             }
         }
     }
