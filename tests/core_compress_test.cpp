@@ -136,6 +136,39 @@ TEST(Compress, DiffsAreByteIdenticalAtAnySize) {
     }
 }
 
+// rustfmt's diff (`cargo fmt --check`): no `---`/`+++` header and no hunk, only `Diff in
+// PATH:LINE:` (older: `Diff in PATH at line N:`) over the changed lines, coloured or not. It is
+// a diff all the same, byte-identical at any size, after a log too.
+TEST(Compress, FormattersDiffsAreByteIdentical) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(17);
+    for (int round = 0; round < 24; ++round) {
+        const bool colour = round % 2 == 0, old_header = round % 3 == 0;
+        std::string d = round % 4 == 3 ? test::random_log(rng, 1500) : "";
+        const int files = 1 + static_cast<int>(rng() % 20);
+        for (int f = 0; f < files; ++f) {
+            const std::string path = "/work/ws/crate" + std::to_string(f) + "/src/lib.rs";
+            const std::string line = std::to_string(1 + rng() % 400);
+            d += "Diff in " + path + (old_header ? " at line " + line : ":" + line) + ":\n";
+            const int changed = 20 + static_cast<int>(rng() % 200);
+            for (int k = 0; k < changed; ++k) {
+                const char sign = k % 5 == 4 ? ' ' : (k % 2 ? '+' : '-');
+                const std::string body = "pub fn func_" + std::to_string(k % 7) +
+                                         "( a:i32,b :i32)->i32{ let  x=a+b ; x }";
+                d += colour ? std::string(k % 5 == 4 ? "" : "\x1b[31m") + sign + body +
+                                  "\n\x1b(B\x1b[m"
+                            : sign + body + "\n";
+            }
+        }
+        SCOPED_TRACE(round);
+        ASSERT_GT(d.size(), c.min_bytes);
+        const Response r = run(d, c);
+        EXPECT_FALSE(r.rewritten);
+        EXPECT_EQ(view_of(r, d), d);
+    }
+}
+
 TEST(Compress, BadInputFailsOpen) {
     TempDir dir;
     const Config c = test::test_config(dir.path);

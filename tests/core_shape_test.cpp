@@ -13,6 +13,13 @@ TEST(Shape, DetectsDiffsAnywhere) {
         contains_diff("From 3b18e512dba79e4c8300dd08aeb37f8e728b8dad Mon Sep 17 00:00:00 2001\n"));
     EXPECT_FALSE(contains_diff("--- separator ---\n+++ plus +++\nno hunk\n"));
     EXPECT_FALSE(contains_diff("@@ -1 +1 @@ without headers\n"));
+    // rustfmt's: a header naming the file and line, then changed lines (coloured or not).
+    EXPECT_TRUE(contains_diff("Diff in /w/src/lib.rs:12:\n-fn f( ){}\n+fn f() {}\n"));
+    EXPECT_TRUE(contains_diff("x\nDiff in src/lib.rs at line 3:\n fn a() {}\n-b\n"));
+    EXPECT_TRUE(contains_diff("Diff in src/lib.rs:1:\n\x1b[31m-pub fn f( ){}\n"));
+    EXPECT_FALSE(contains_diff("Diff in progress:\n-a\n"));
+    EXPECT_FALSE(contains_diff("Diff in src/lib.rs:12:\nnothing changed\n"));
+    EXPECT_FALSE(contains_diff("Diff in src/lib.rs:12:"));
 }
 
 TEST(Shape, ClassifiesCommonOutputs) {

@@ -49,8 +49,8 @@ bool is_hunk_header(std::string_view line) {
 } // namespace
 
 bool contains_diff(std::string_view s) {
-    // Only lines beginning with 'd', '@' or 'F' need a look, so the loop over line starts does
-    // nothing else; a hunk header looks back at the two lines before it itself.
+    // Only lines beginning with 'd', '@', 'D' or 'F' need a look, so the loop over line starts
+    // does nothing else; a hunk header looks back at the two lines before it itself.
     const auto line_at = [&](std::size_t begin) {
         const std::size_t end = std::min(s.find('\n', begin), s.size());
         std::string_view line = s.substr(begin, end - begin);
@@ -75,6 +75,26 @@ bool contains_diff(std::string_view s) {
             return prev > 0 && starts_with(line_at(prev), "+++ ") &&
                    starts_with(line_at(line_before(prev)), "--- ");
         }
+        case 'D': {
+            // rustfmt's (`cargo fmt --check`): "Diff in src/lib.rs:12:" or "Diff in src/lib.rs at
+            // line 12:", then the changed lines, perhaps coloured.
+            if (!starts_with(line, "Diff in ") || line.size() < 12 || line.back() != ':')
+                return false;
+            std::size_t d = line.size() - 1;
+            while (d > 8 && line[d - 1] >= '0' && line[d - 1] <= '9') --d;
+            if (d == line.size() - 1 ||
+                !(line[d - 1] == ':' || line.substr(0, d).ends_with(" at line ")))
+                return false;
+            const std::size_t newline = s.find('\n', begin);
+            if (newline == std::string_view::npos) return false;
+            std::string_view next = line_at(newline + 1);
+            while (next.starts_with("\x1b[")) { // a colour before the sign
+                const std::size_t m = next.find('m');
+                if (m == std::string_view::npos) return false;
+                next.remove_prefix(m + 1);
+            }
+            return !next.empty() && (next[0] == '-' || next[0] == '+' || next[0] == ' ');
+        }
         case 'F':
             // format-patch mail: "From <40 hex> Mon Sep 17 00:00:00 2001"
             return starts_with(line, "From ") && line.size() >= 45 &&
@@ -83,7 +103,7 @@ bool contains_diff(std::string_view s) {
             return false;
         }
     };
-    return !for_each_line_starting_with(s, "d@F",
+    return !for_each_line_starting_with(s, "d@DF",
                                         [&](std::size_t begin) { return !diff_at(begin); });
 }
 
