@@ -388,6 +388,12 @@ TEST(Classify, LocationsAndContinuations) {
     // A call in a code excerpt (jest's, under a failure) is not a place.
     EXPECT_FALSE(is_file_place("    > 4 |   test('t', () => { expect(total([1,2])).toBe(6); });"));
     EXPECT_FALSE(is_file_place("     5 |   x.toBe(6)"));
+    // OCaml's range of lines; Nim's pair with a blank, before its label (a call is none).
+    EXPECT_TRUE(is_file_place("File \"m1.ml\", lines 3-4, characters 2-19:"));
+    EXPECT_TRUE(is_file_place("/src/bad.nim(8, 7) Hint: 'x' is declared but not used"));
+    EXPECT_TRUE(names_place("/src/bad.nim(14, 19) Error: type mismatch"));
+    EXPECT_FALSE(is_file_place("  r = m.add(7, 14);"));
+    EXPECT_FALSE(names_place("  r = m.add(7, 14);"));
     // A place named in words, with its file (what a TAP producer prints under `not ok`).
     EXPECT_TRUE(names_file_name("# (in test file paths.bats, line 66)"));
     EXPECT_TRUE(names_file_name("#   at t/02-title.t line 38."));

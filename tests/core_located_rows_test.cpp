@@ -354,5 +354,71 @@ TEST(LocatedRows, TexErrorsKeepTheirInputLine) {
     }
 }
 
+// OCaml's warnings under their place and the quoted code (`File "m1.ml", lines 3-4, characters
+// 2-19:`, `3 | ..match y with`, `4 |   | Some z -> z + x`, then `Warning 8 [partial-match]: …`):
+// each warning is located there, so every place shows though the warnings' words repeat. A
+// run's `13 warnings generated.` under a note is not located by the note.
+TEST(LocatedRows, AWarningUnderItsPlaceAndCodeIsLocatedThere) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(79);
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in;
+        std::vector<std::string> wanted;
+        const int warnings = 60 + static_cast<int>(rng() % 60);
+        for (int w = 0; w < warnings; ++w) {
+            const std::string file = "m" + std::to_string(w % 5) + ".ml";
+            const int line = 3 + 5 * (w / 5);
+            const std::string a = std::to_string(line), b = std::to_string(line + 1);
+            std::string place;
+            if (w % 2 == 0) {
+                place = "File \"" + file + "\", lines " + a + "-" + b + ", characters 2-19:";
+                in += place + "\n" + a + " | ..match y with\n" + b +
+                      " |   | Some z -> z + x\nWarning 8 [partial-match]: this pattern-matching "
+                      "is not exhaustive.\nHere is an example of a case that is not "
+                      "matched:\nNone\n";
+            } else {
+                place = "File \"" + file + "\", line " + a + ", characters 6-12:";
+                in += place + "\n" + a + " |   let unused = x + 1 in\n" +
+                      std::string(a.size() + 8, ' ') +
+                      "^^^^^^\nWarning 26 [unused-var]: unused variable unused.\n";
+            }
+            wanted.push_back(place);
+        }
+        const Response r = run(in, c);
+        EXPECT_EQ(hidden_of(shown(r, in), wanted), 0u) << r.view.substr(0, 3000);
+    }
+}
+
+// Nim's rows: `bad.nim(8, 7) Hint: 'x' is declared but not used [XDeclaredButNotUsed]` names
+// its place (a pair with a blank) and its rule in brackets: a finding, every one shown, as its
+// errors are; a hint with no place (`Hint: used config file … [Conf]`) is none.
+TEST(LocatedRows, RowsNamingAPlaceAndARuleInBracketsAreFindings) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(83);
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in = "Hint: used config file '/etc/nim/nim.cfg' [Conf]\n";
+        for (int k = 0; k < 200; ++k) in += std::string(40 + k % 30, '.') + "\n";
+        std::vector<std::string> wanted;
+        const int rows = 80 + static_cast<int>(rng() % 80);
+        for (int w = 0; w < rows; ++w) {
+            const std::string at = "/src/nim/bad.nim(" + std::to_string(4 + 5 * w) + ", " +
+                                   std::to_string(6 + w % 3) + ")";
+            const std::string row =
+                w % 4 == 3 ? at + " Error: type mismatch: got 'int' for 'a' but expected 'string'"
+                           : at + " Hint: 'unused" + std::to_string(w) +
+                                 "' is declared but not used [XDeclaredButNotUsed]";
+            in += row + "\n";
+            wanted.push_back(row);
+        }
+        in += "Hint: mm: orc; threads: on; opt: none [BuildMode]\n";
+        const Response r = run(in, c);
+        EXPECT_EQ(hidden_of(shown(r, in), wanted), 0u) << r.view.substr(0, 3000);
+    }
+}
+
 } // namespace
 } // namespace sutra::core

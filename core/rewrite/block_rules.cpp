@@ -219,6 +219,13 @@ bool opens_with_place(std::string_view t) {
     return is_file_place(t.substr(0, space)) && !is_blank(t.substr(space));
 }
 
+// A line of quoted code in a gutter flush left: OCaml's `3 | ..match y with`, `57 |   let …`.
+bool is_flush_gutter_row(std::string_view t) {
+    std::size_t i = 0;
+    while (i < t.size() && i < 8 && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > 0 && t.substr(i, 2) == " |" && (i + 2 == t.size() || t[i + 2] == ' ');
+}
+
 // How many notes with places of their own an error keeps (rustc explains with a few).
 constexpr std::size_t k_located_notes = 3;
 
@@ -747,7 +754,10 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             link_place(b, levels, i, i - 1);
             continue;
         }
-        if (levels[i] != Level::critical) continue;
+        // A warning over the same (OCaml's `File "m1.ml", lines 3-4, characters 2-19:`, the
+        // quoted code, then `Warning 8 [partial-match]: …`) is located there as an error is.
+        const bool warning = levels[i] == Level::notable && mentions_warning(lines(i));
+        if (levels[i] != Level::critical && !warning) continue;
         const std::string_view error = lines(i);
         if (names_place(error)) continue;
         const std::size_t depth = indent_of(error);
@@ -757,7 +767,7 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
         while (m > 0 && i - m < k_bare_places && levels[m - 1] != Level::critical &&
                indent_of(lines(m - 1)) > depth && opens_with_place(lines(m - 1)))
             --m;
-        if (m < i) {
+        if (m < i && !warning) {
             link_place(b, levels, i, i - 1);
             for (std::size_t k = m; k < i; ++k) {
                 levels[k] = Level::critical;
@@ -768,9 +778,13 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
         for (std::size_t j = i; j-- > 0 && i - j <= k_place_above_reach;) {
             const std::string_view t = lines(j);
             if (is_blank(t)) continue;
-            if (indent_of(t) > depth && levels[j] != Level::critical) continue; // code, caret
+            if ((indent_of(t) > depth || is_flush_gutter_row(t)) && levels[j] != Level::critical)
+                continue; // code, caret
+            // A warning's place is a header ending with a colon (not a note above a run's `13
+            // warnings generated.`).
+            const bool header = trimmed(t).ends_with(':') && !is_subordinate_diagnostic(t);
             if (indent_of(t) == depth && is_file_place(t) && levels[j] != Level::critical &&
-                !open_alike(t, error)) {
+                !open_alike(t, error) && (!warning || header)) {
                 link_place(b, levels, i, j);
             }
             break;

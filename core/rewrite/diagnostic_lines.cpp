@@ -608,6 +608,37 @@ Level line_level(const KeyMatcher& keys, std::string_view t) {
 
 namespace {
 
+// A rule's name in brackets at the end of a line: one word of letters, digits, `-` and `_`
+// that reads as a name, not a level (`[XDeclaredButNotUsed]`, `[union-attr]`; not `[INFO]`).
+bool ends_with_rule_name_in_brackets(std::string_view l) {
+    const std::string_view name = trailing_bracket(l);
+    if (name.size() < 4 || name.size() > 64) return false;
+    bool joined = false, lower = false;
+    for (std::size_t k = 0; k < name.size(); ++k) {
+        const char c = name[k];
+        if (c == '-' || c == '_') {
+            joined = k > 0;
+            continue;
+        }
+        if (!is_word_char(c)) return false;
+        if (c >= 'a' && c <= 'z') lower = true;
+        if (is_upper(c) && lower) joined = true; // camelCase: a capital after a lower-case letter
+    }
+    return joined && lower;
+}
+
+// A line that opens with a file's place: its first token, or its first two and the label after
+// them (Nim's `bad.nim(8, 7) Hint:`, whose place holds a blank).
+bool opens_with_file_place(std::string_view l) {
+    if (l.empty() || l[0] == ' ' || l[0] == '\t') return false;
+    std::size_t end = std::min(l.find(' '), l.size());
+    if (end > 0 && end + 1 < l.size() && l[end - 1] == ',') {
+        end = std::min(l.find(' ', end + 1), l.size()); // past `7)`
+        end = std::min(l.find(' ', end + 1), l.size()); // past the label
+    }
+    return is_file_place(l.substr(0, end));
+}
+
 Level text_level(const KeyMatcher& keys, std::string_view t) {
     Level level = keys.level(t);
     // An error by its letter; a warning by its letter is one to act on when it names its file
@@ -632,6 +663,10 @@ Level text_level(const KeyMatcher& keys, std::string_view t) {
     // A located line that names its check by code at its end (`… [SC2086]`) is one too, its
     // label (`note:`) whatever it is.
     if (level < Level::critical && ends_with_check_code(t) && names_place(t))
+        level = Level::critical;
+    // A row that opens with its place and ends with its rule's name in brackets, whatever its
+    // label (Nim's `bad.nim(8, 7) Hint: 'x' is declared but not used [XDeclaredButNotUsed]`).
+    if (level < Level::critical && ends_with_rule_name_in_brackets(t) && opens_with_file_place(t))
         level = Level::critical;
     // A message that ends by naming its file and line in words is a diagnostic (perl's `…
     // at mod018.pl line 8.`, PHP's `… on line 12`), with or without an error word.

@@ -34,16 +34,36 @@ bool is_row_position(std::string_view l) {
     return i < l.size() && (l[i] == ' ' || l[i] == '\t');
 }
 
+// After `name.ext(DIGITS` at d: `, DIGITS)` then a blank and a capitalised label with its
+// colon (Nim's `(8, 7) Hint:`, `(14, 19) Error:`).
+bool spaced_pair_before_label(std::string_view line, std::size_t d) {
+    if (line.substr(d, 2) != ", ") return false;
+    std::size_t e = d + 2;
+    const std::size_t digits = e;
+    while (e < line.size() && is_digit(static_cast<unsigned char>(line[e]))) ++e;
+    if (e == digits || line.substr(e, 2) != ") ") return false;
+    e += 2;
+    if (e >= line.size() || line[e] < 'A' || line[e] > 'Z') return false;
+    const std::size_t word = e;
+    while (e < line.size() &&
+           ((line[e] >= 'a' && line[e] <= 'z') || (line[e] >= 'A' && line[e] <= 'Z')))
+        ++e;
+    return e - word >= 3 && e < line.size() && line[e] == ':';
+}
+
 } // namespace
 
 bool is_file_place(std::string_view line) {
     line = strip_ending(line);
     if (line.size() > 600) line = line.substr(0, 600);
+    // Python's `File "x.py", line 3`, OCaml's `File "m1.ml", lines 3-4, characters 2-19:`.
     if (line.find("File \"") != std::string_view::npos &&
-        line.find("\", line ") != std::string_view::npos)
+        (line.find("\", line ") != std::string_view::npos ||
+         line.find("\", lines ") != std::string_view::npos))
         return true;
-    // name.ext:DIGITS, or name.ext(DIGITS,DIGITS) (tsc) and name.ext(DIGITS): (MSVC); a call
-    // such as `x.toBe(6);` or `m.add(7, 14)` in a code excerpt is not one.
+    // name.ext:DIGITS, or name.ext(DIGITS,DIGITS) (tsc) and name.ext(DIGITS): (MSVC), or Nim's
+    // name.ext(DIGITS, DIGITS) before a label (`bad.nim(8, 7) Hint: …`); a call such as
+    // `x.toBe(6);` or `m.add(7, 14)` in a code excerpt is not one.
     for (std::size_t i = 1; i + 1 < line.size(); ++i) {
         const char c = line[i];
         if ((c != ':' && c != '(') || !is_digit(static_cast<unsigned char>(line[i + 1]))) continue;
@@ -52,7 +72,8 @@ bool is_file_place(std::string_view line) {
             while (d < line.size() && is_digit(static_cast<unsigned char>(line[d]))) ++d;
             if (!(d + 1 < line.size() && line[d] == ',' &&
                   is_digit(static_cast<unsigned char>(line[d + 1]))) &&
-                !(d + 1 < line.size() && line[d] == ')' && line[d + 1] == ':'))
+                !(d + 1 < line.size() && line[d] == ')' && line[d + 1] == ':') &&
+                !spaced_pair_before_label(line, d))
                 continue;
         }
         // Walk back over the file name; it must have an extension.
@@ -76,7 +97,8 @@ bool names_place(std::string_view l) {
             std::size_t j = i + 1;
             while (is_digit_at(l, j)) ++j;
             if (j < l.size() && ((l[i] == ':' && l[j] == ':') ||
-                                 (l[i] == '(' && l[j] == ',' && is_digit_at(l, j + 1))))
+                                 (l[i] == '(' && l[j] == ',' && is_digit_at(l, j + 1)) ||
+                                 (l[i] == '(' && spaced_pair_before_label(l, j))))
                 return true;
         }
         if (l[i] == 'l' && l.substr(i, 5) == "line " && is_digit_at(l, i + 5)) return true;
