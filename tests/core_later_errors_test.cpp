@@ -516,5 +516,91 @@ TEST(LaterErrors, ANotesOwnPlaceShowsUnderEveryErrorOfAKind) {
     }
 }
 
+// pytest's failures of one kind, each in its test's section: the title naming the test
+// (`____ test_param[17] ____`) shows with every failure, with its assertion and the values
+// pytest explains it by (`E   +  where 4 = op_6(1, 2)`).
+TEST(LaterErrors, EachFailedTestsTitleAndValuesShow) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(37);
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in = "collected 400 items\n\n=================================== FAILURES "
+                         "===================================\n";
+        std::vector<std::string> wanted;
+        const int failures = 60 + static_cast<int>(rng() % 40);
+        for (int f = 0; f < failures; ++f) {
+            // Each assertion in numbers of its own; the `where` line in the same words.
+            const int a = f, b = 100 + 13 * f + static_cast<int>(rng() % 13);
+            const std::string title = "_______________________________ test_param[" +
+                                      std::to_string(f) + "] _______________________________";
+            const std::string where = "E        +  where " + std::to_string(a + b + 1) +
+                                      " = op_6(" + std::to_string(a) + ", " + std::to_string(b) +
+                                      ")";
+            in += title + "\n[gw" + std::to_string(f % 2) +
+                  "] linux -- Python 3.11.2 /usr/bin/python3\n\nx = " + std::to_string(a) +
+                  ", y = " + std::to_string(b) + "\n\n    def test_param(x, y):\n>       assert " +
+                  "op_6(x, y) == x + y\nE       assert " + std::to_string(a + b + 1) +
+                  " == " + std::to_string(a + b) + "\n" + where +
+                  "\n\ntests/test_mod0.py:78: " + "AssertionError\n";
+            wanted.push_back(title);
+            wanted.push_back(where);
+        }
+        in += "======================== " + std::to_string(failures) + " failed, 340 passed in " +
+              "1.20s ========================\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+    }
+}
+
+// test-unit's failures (Ruby's `rake test`): the title names the test (`Failure:
+// test_count_3(TestCart1)`), and the frame that names it (`…/test_cart1.rb:12:in
+// `test_count_3'`, under the library's frames for an error) is where it stands: shown under
+// every failure, the code excerpt after it folding as said above.
+TEST(LaterErrors, TheFrameNamingTheFailedTestShows) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(41);
+    const std::string rule(79, '=');
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in = "Loaded suite rake_test_loader\nStarted\n";
+        std::vector<std::string> wanted;
+        const int failures = 50 + static_cast<int>(rng() % 40);
+        for (int f = 0; f < failures; ++f) {
+            const std::string test = (f % 2 ? "test_find_" : "test_count_") + std::to_string(f);
+            const std::string klass = "TestCart" + std::to_string(f % 4);
+            const int line = 3 + 3 * f;
+            const std::string frame = "/work/rb/test/test_cart" + std::to_string(f % 4) +
+                                      ".rb:" + std::to_string(line) + ":in `" + test + "'";
+            in += (f % 2 ? "E\n" : "F\n") + rule + "\n";
+            if (f % 2)
+                in += "Error: " + test + "(" + klass + "):\n  NoMethodError: undefined method " +
+                      "`fetch' for nil:NilClass\n/work/rb/lib/cart.rb:6:in `find'\n";
+            else
+                in += "Failure: " + test + "(" + klass + ")\n";
+            in += frame + "\n";
+            for (int k = line - 3; k <= line + 3; ++k)
+                in += (k == line ? "  => " : "     ") + std::to_string(k) +
+                      ":     assert_equal(1, Cart.new.add('a', 1).count, 'count is off')\n";
+            in += f % 2 ? "" : "count is off\n<1> expected but was\n<2>\n";
+            in += rule + "\n";
+            wanted.push_back(frame);
+        }
+        in += "Finished in 0.01 seconds.\n" + std::to_string(failures * 2) + " tests, " +
+              std::to_string(failures * 2) + " assertions, " + std::to_string(failures / 2) +
+              " failures, " + std::to_string(failures - failures / 2) +
+              " errors, 0 pendings, 0 omissions, 0 notifications\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+    }
+}
+
 } // namespace
 } // namespace sutra::core

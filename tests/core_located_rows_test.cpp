@@ -420,5 +420,46 @@ TEST(LocatedRows, RowsNamingAPlaceAndARuleInBracketsAreFindings) {
     }
 }
 
+// A coverage report's rows name a file and, last, its lines left uncovered (coverage.py's
+// `app/m5.py  60  33  45%   3-4, 9-13`): places, every one shown; a row with none (`100%`)
+// folds with its kind.
+TEST(LocatedRows, ARowListingAFilesLinesIsAFinding) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(89);
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in =
+            "Name                   Stmts   Miss  Cover   Missing\n" + std::string(52, '-') + "\n";
+        std::vector<std::string> wanted;
+        for (int f = 0; f < 400; ++f) {
+            const std::string file =
+                "app/sub" + std::to_string(f / 25) + "/m" + std::to_string(f % 25) + ".py";
+            std::string row = file + std::string(23 - file.size(), ' ') + "    60";
+            if (f % 5 != 0) {
+                row += "     0   100%";
+                in += row + "\n";
+                continue;
+            }
+            std::string missing;
+            for (int k = 0, at = 3; k < 4 + static_cast<int>(rng() % 8); ++k) {
+                const int length = static_cast<int>(rng() % 5);
+                missing += (k ? ", " : "") + std::to_string(at) +
+                           (length ? "-" + std::to_string(at + length) : "");
+                at += length + 2 + static_cast<int>(rng() % 6);
+            }
+            row += "    " + std::to_string(10 + rng() % 40) + "    " +
+                   std::to_string(20 + rng() % 60) + "%   " + missing;
+            in += row + "\n";
+            wanted.push_back(row);
+        }
+        in += std::string(52, '-') + "\nTOTAL                  24000   2971    88%\nCoverage " +
+              "failure: total of 88 is less than fail-under=90\n";
+        const Response r = run(in, c);
+        EXPECT_EQ(hidden_of(shown(r, in), wanted), 0u) << r.view.substr(0, 3000);
+        EXPECT_TRUE(r.rewritten) << r.passthrough; // the full rows fold
+    }
+}
+
 } // namespace
 } // namespace sutra::core

@@ -226,6 +226,25 @@ bool is_flush_gutter_row(std::string_view t) {
     return i > 0 && t.substr(i, 2) == " |" && (i + 2 == t.size() || t[i + 2] == ' ');
 }
 
+// The first name of a test in a line: a word of at least five letters, digits and `_` that
+// opens with `test` or `Test` (`test_count_0` in `Failure: test_count_0(TestCart1)`), or empty.
+std::string_view test_name_in(std::string_view t) {
+    const auto word_char = [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+               c == '_';
+    };
+    for (std::size_t at = 0; at + 5 <= t.size(); ++at) {
+        if ((t[at] != 't' && t[at] != 'T') || t.substr(at + 1, 3) != "est" ||
+            (at > 0 && word_char(t[at - 1])))
+            continue;
+        std::size_t end = at + 4;
+        while (end < t.size() && word_char(t[end])) ++end;
+        if (end - at >= 5) return t.substr(at, end - at);
+        at = end;
+    }
+    return {};
+}
+
 // How many notes with places of their own an error keeps (rustc explains with a few).
 constexpr std::size_t k_located_notes = 3;
 
@@ -1058,12 +1077,38 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
                 want = true;
             }
         }
-        if (errors)
+        if (errors) {
             for (std::size_t k = 0; k < found; ++k) {
                 levels[frames[k]] = Level::critical;
                 b.location_line[frames[k]] = true;
             }
+            // The title names the failed test (pytest's `____ test_param_5[17] ____`).
+            if (levels[i] != Level::critical) {
+                levels[i] = Level::critical;
+                b.location_line[i] = true;
+            }
+        }
         i = j - 1;
+    }
+    // A failure's title naming its test (test-unit's `Failure: test_count_0(TestCart1)`,
+    // `Error: test_find_5(TestCart2): NoMethodError: …`): the frame in its block that names
+    // that test (`test/test_cart1.rb:6:in 'test_count_0'`, under the library's frames) is
+    // where the test stands, shown with it as the stack's top is.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i]) continue;
+        const std::string_view name = test_name_in(lines(i));
+        if (name.empty()) continue;
+        for (std::size_t j = i + 1; j < n && j - i <= k_block_reach; ++j) {
+            const std::string_view t = lines(j);
+            // The next failure's title (an error's own message, `NoMethodError: …`, is no
+            // title: the frames come after it).
+            if (levels[j] == Level::critical && !b.location_line[j] && !test_name_in(t).empty())
+                break;
+            if (!is_file_place(t) || !holds_word(t, name)) continue;
+            levels[j] = Level::critical;
+            b.location_line[j] = true;
+            break;
+        }
     }
     find_parents(lines, levels, b);
     find_scopes(lines, levels, b);

@@ -627,6 +627,44 @@ bool ends_with_rule_name_in_brackets(std::string_view l) {
     return joined && lower;
 }
 
+// A table's row that names a file first and lists lines of it last (coverage.py's `app/m1.py
+// 60  36  40%   3-4, 9-13, 17-18`, gcovr's `src/a.c  10  5  50%  3,5-7`, jest's `… | 3-4,9-13`):
+// the lines a check left uncovered, places in that file. At least two lines or one range.
+bool is_file_lines_row(std::string_view l) {
+    std::size_t p = 0;
+    while (p < l.size() && (l[p] == ' ' || l[p] == '\t')) ++p;
+    const std::size_t first_end = std::min(l.find_first_of(" \t|", p), l.size());
+    if (first_end == p || first_end == l.size() || !is_path_token(l.substr(p, first_end - p)))
+        return false;
+    while (!l.empty() && (l.back() == '\n' || l.back() == '\r' || l.back() == ' '))
+        l.remove_suffix(1);
+    std::size_t k = l.size(), items = 0, ranges = 0;
+    const auto digits_back = [&] {
+        const std::size_t end = k;
+        while (k > first_end && is_digit_at(l, k - 1)) --k;
+        return k < end;
+    };
+    while (digits_back()) {
+        ++items;
+        if (k > first_end + 1 && l[k - 1] == '-' && is_digit_at(l, k - 2)) { // 9-13
+            --k;
+            digits_back();
+            ++ranges;
+        } else if (k > first_end + 2 && l.substr(k - 2, 2) == "->" && is_digit_at(l, k - 3)) {
+            k -= 2; // a branch, 3->5
+            digits_back();
+            ++ranges;
+        }
+        std::size_t c = k;
+        while (c > first_end && l[c - 1] == ' ') --c;
+        if (c == first_end || l[c - 1] != ',') break;
+        k = c - 1;
+        while (k > first_end && l[k - 1] == ' ') --k;
+    }
+    return (ranges > 0 || items >= 2) && k > first_end &&
+           (l[k - 1] == ' ' || l[k - 1] == '\t' || l[k - 1] == '|');
+}
+
 // A line that opens with a file's place: its first token, or its first two and the label after
 // them (Nim's `bad.nim(8, 7) Hint:`, whose place holds a blank).
 bool opens_with_file_place(std::string_view l) {
@@ -668,6 +706,7 @@ Level text_level(const KeyMatcher& keys, std::string_view t) {
     // label (Nim's `bad.nim(8, 7) Hint: 'x' is declared but not used [XDeclaredButNotUsed]`).
     if (level < Level::critical && ends_with_rule_name_in_brackets(t) && opens_with_file_place(t))
         level = Level::critical;
+    if (level < Level::critical && is_file_lines_row(t)) level = Level::critical;
     // A message that ends by naming its file and line in words is a diagnostic (perl's `…
     // at mod018.pl line 8.`, PHP's `… on line 12`), with or without an error word.
     if (level < Level::critical && indent_of(t) == 0 && names_file_line(t)) level = Level::critical;
