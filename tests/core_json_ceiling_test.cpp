@@ -204,7 +204,9 @@ TEST(JsonCeiling, GeneratedDocumentsFitRestoreAndStayJson) {
     for (const auto& k : cases) {
         SCOPED_TRACE(k.name);
         ASSERT_EQ(json_after_text(k.text), k.json_at == 0 ? std::string_view::npos : k.json_at);
+        // Under the sanitizers, the failing run's alone (the plain pass runs both).
         for (const int exit_code : {0, 1}) {
+            if (test::k_sanitized && exit_code == 0) continue;
             const Response r = run(k.text, c, exit_code);
             const ordered_json view = check_json_view(k.text, k.json_at, r, c);
             if (testing::Test::HasFailure()) FAIL() << r.view.substr(0, 3000);

@@ -7,6 +7,7 @@
 #include "core/tokenizer/pretokenize.hpp"
 #include "core/tokenizer/rank_table.hpp"
 #include "core/tokenizer/tokenizer.hpp"
+#include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -490,7 +491,8 @@ TEST(TokenizerMergeLoops, HeapAndSweepAgreeWithTheScan) {
         ASSERT_TRUE(table.has_value()) << table.error();
         tok::BytePairEncoder bpe(*table);
         int pieces = 0;
-        for (int round = 0; round < 40; ++round) {
+        const int rounds = sutra::test::rounds(40);
+        for (int round = 0; round < rounds; ++round) {
             for (std::size_t a = 0; a <= alphabets.size(); ++a) {
                 const std::size_t length = 129 + rng() % 1500;
                 std::string piece;
@@ -512,7 +514,7 @@ TEST(TokenizerMergeLoops, HeapAndSweepAgreeWithTheScan) {
                 ++pieces;
             }
         }
-        EXPECT_EQ(pieces, 40 * static_cast<int>(alphabets.size() + 1));
+        EXPECT_EQ(pieces, rounds * static_cast<int>(alphabets.size() + 1));
     }
 }
 

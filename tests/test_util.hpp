@@ -2,14 +2,28 @@
 // Shared helpers for the tests: temporary directories, configurations pointing at them, and
 // generators of realistic tool output.
 
+#include "core/config.hpp"
+
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
-
 namespace sutra::test {
+
+/// The sanitizer build (CI's second pass) runs the same tests at -O0 under ASan and UBSan, ten
+/// or more times slower. There the property loops run a quarter of their rounds: the plain pass
+/// runs every round for the properties, and a memory or undefined-behaviour error on a path
+/// shows on the first rounds that take it as well as on the last.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool k_sanitized = true;
+#else
+inline constexpr bool k_sanitized = false;
+#endif
+/// `plain` rounds, or a quarter of them (at least one) under the sanitizers.
+constexpr int rounds(int plain) {
+    return k_sanitized ? (plain / 4 > 0 ? plain / 4 : 1) : plain;
+}
 
 /// A fresh directory under /tmp, removed with its contents on destruction.
 struct TempDir {
