@@ -602,5 +602,38 @@ TEST(LaterErrors, TheFrameNamingTheFailedTestShows) {
     }
 }
 
+// rackunit's failures: a bare verdict (`FAILURE`, `ERROR`) over labelled values, one of them
+// its place (`location:   t1-test.rkt:7:19`). The place is the failure's: every one shows,
+// though the verdicts' words repeat.
+TEST(LaterErrors, ALabelledPlaceUnderABareVerdictIsItsPlace) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(43);
+    const std::string rule(20, '-');
+    for (int round = 0; round < 4; ++round) {
+        SCOPED_TRACE(round);
+        std::string in = "raco test: \"./t0-test.rkt\"\n";
+        std::vector<std::string> wanted;
+        const int failures = 150 + static_cast<int>(rng() % 60);
+        for (int f = 0; f < failures; ++f) {
+            const std::string place = "location:   t" + std::to_string(f / 12) +
+                                      "-test.rkt:" + std::to_string(5 + f % 12) + ":" +
+                                      std::to_string(19 + static_cast<int>(rng() % 4));
+            in += rule + "\n" + rule + "\nsquare " + std::to_string(f) + "\n" +
+                  (f % 3 ? "FAILURE\n" : "ERROR\n") + "name:       check-equal?\n" + place + "\n";
+            in += f % 3 ? "actual:     " + std::to_string(f * f * f) +
+                              "\nexpected:   " + std::to_string(f * f) + "\n"
+                        : "\n/: division by zero\n";
+            wanted.push_back(place);
+        }
+        in += rule + "\n" + std::to_string(failures) + " failure(s)\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+    }
+}
+
 } // namespace
 } // namespace sutra::core

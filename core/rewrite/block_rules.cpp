@@ -245,6 +245,17 @@ std::string_view test_name_in(std::string_view t) {
     return {};
 }
 
+// A labelled value that is a file's place and nothing else: `location:   t1-test.rkt:7:19`,
+// `  at: test/a.js:12:5` (one word of letters, its colon, blanks, the place).
+bool is_placed_value(std::string_view t) {
+    t = trimmed(t);
+    std::size_t k = 0;
+    while (k < t.size() && ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z'))) ++k;
+    if (k < 2 || k + 2 >= t.size() || t[k] != ':' || t[k + 1] != ' ') return false;
+    const std::string_view value = trimmed(t.substr(k + 1));
+    return !value.empty() && value.find(' ') == std::string_view::npos && is_file_place(value);
+}
+
 // How many notes with places of their own an error keeps (rustc explains with a few).
 constexpr std::size_t k_located_notes = 3;
 
@@ -844,6 +855,21 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             levels[i + 1] = Level::critical;
             b.location_line[i + 1] = true; // the error's own line, as its place is
         }
+    // A failure that names no place, with a labelled value below it that is one (rackunit's
+    // `FAILURE` over `name:       check-equal?` and `location:   t1-test.rkt:7:19`, TAP's YAML
+    // `at: test/a.js:12:5`): that line is its place, so later failures of one wording keep
+    // where each is, as a place below an error keeps it.
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i] || b.location_of(i) >= 0 ||
+            names_place(lines(i)))
+            continue;
+        for (std::size_t j = i + 1; j < n && j - i <= k_value_reach; ++j) {
+            if (levels[j] == Level::critical && !b.location_line[j]) break; // the next error
+            if (!is_placed_value(lines(j))) continue;
+            link_place(b, levels, i, j);
+            break;
+        }
+    }
     // A failure's values, each under a label of its own (doctest's `Expected:` and `Got:` over
     // `    156` and `    157`, a runner's `Received:`): the value goes with its label as a
     // place goes with its error, so later failures keep what they got, and two failures with
