@@ -8,6 +8,10 @@
 // hits both sides alike. CPU time and peak RSS come from wait4's rusage of the child itself.
 // SUTRA_BENCH_KEEP=1 keeps the inputs' folder (named on stderr) to look at a row by hand.
 
+#include "core/config.hpp"
+#include "core/store/store.hpp"
+#include "core/store/store_options.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -144,15 +148,32 @@ std::string claude_json(int projects) {
     return doc.dump(2);
 }
 
+/// A store as a long-used machine has it: the default quotas' 2,000 entries of 60 kB outputs,
+/// written through the core's own Store (about a second) into `sutra_home`.
+void fill_store(const std::string& sutra_home, const std::string& output) {
+    ::setenv("SUTRA_HOME", sutra_home.c_str(), 1);
+    const auto config = sutra::core::load_config();
+    if (!config) return;
+    auto store = sutra::core::Store::open(sutra::core::store_options(*config));
+    if (!store) return;
+    for (std::uint64_t i = 0; i < config->max_entries; ++i)
+        if (!store->put(fmt::format("{}run {}\n", output, i))) return;
+}
+
 /// The inputs of every row, as files in `dir`.
-void make_inputs(const std::string& dir) {
-    // A 60 kB Bash result in a PostToolUse payload: test-runner lines with a failure in them.
+/// A 60 kB Bash result: test-runner lines with a failure in them.
+std::string test_log() {
     std::string log;
     for (int i = 0; log.size() < 60000; ++i)
         log += i % 97 == 50
                    ? fmt::format("tests/test_orders.py::test_total[{}] FAILED\n", i)
                    : fmt::format("tests/test_orders.py::test_total[{}] PASSED    [{:3}%]\n", i,
                                  i % 100);
+    return log;
+}
+
+/// `log` as the stdout of a Bash call in a PostToolUse payload.
+std::string hook_payload(const std::string& dir, const std::string& log) {
     const nlohmann::json payload = {
         {"session_id", "bench"},
         {"transcript_path", "/nowhere/bench.jsonl"},
@@ -162,7 +183,13 @@ void make_inputs(const std::string& dir) {
         {"tool_input", {{"command", "pytest"}}},
         {"tool_response", {{"stdout", log}, {"stderr", ""}, {"interrupted", false}}},
         {"tool_use_id", "toolu_bench"}};
-    write_file(dir + "/payload.json", payload.dump());
+    return payload.dump();
+}
+
+void make_inputs(const std::string& dir) {
+    const std::string log = test_log();
+    write_file(dir + "/payload.json", hook_payload(dir, log));
+    fill_store(dir + "/full", log);
     write_file(dir + "/small.txt", "sutra 0.1.0\n");
     std::string kb;
     while (kb.size() < 1024) kb += "build step ok: compiled module and linked it\n";
@@ -223,6 +250,25 @@ int main(int argc, char** argv) {
         pairs(n, {host, "--adapter", "claude"}, dir + "/payload.json", {"cat"},
               dir + "/payload.json"),
         "≤ 1.5x");
+    {
+        // Once the store is full, a write that takes it over a quota sweeps it; each sweep reads
+        // every entry's metadata, so it must be rare (core/store/store_sweep.cpp).
+        // Every call brings a new output, as in use: a re-put of one payload would find its
+        // entry already counted.
+        ::setenv("SUTRA_HOME", (dir + "/full").c_str(), 1);
+        const std::string log = test_log();
+        int call = 0;
+        const auto next_output = [&] {
+            write_file(dir + "/new.json",
+                       hook_payload(dir, fmt::format("{}call {}\n", log, ++call)));
+        };
+        row("Claude hook on a full store (2,000 entries of 60 kB), a new output each call",
+            "`cat` of the payload",
+            pairs(n, {host, "--adapter", "claude"}, dir + "/new.json", {"cat"}, dir + "/new.json",
+                  next_output),
+            "as on an empty store");
+        ::setenv("SUTRA_HOME", (dir + "/home").c_str(), 1);
+    }
     row("`sutra exec -- true`", "`bash -c true`",
         pairs(n, {sutra, "exec", "--", "true"}, "/dev/null", {"bash", "-c", "true"}, "/dev/null"),
         "≤ 1.5x");

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -10,8 +12,10 @@
 #include <random>
 #include <set>
 #include <string>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -533,9 +537,10 @@ TEST(StoreQuota, EvictsOldestBeyondMaxTotalBytes) {
     for (int i = 2; i < 5; ++i) EXPECT_TRUE(store.info(ids[i])) << i;
 }
 
-// Puts check the byte quota from the ledger the last sweep started (no stat of every entry); a
-// ledger that is missing, garbled or oversized makes the next put sweep and restart it.
-TEST(StoreQuota, TheByteLedgerCountsPutsAndAGarbledOneSweeps) {
+// Puts check both quotas from the ledger the last sweep started (no listing, no stat of every
+// entry); a ledger that is missing, garbled, oversized or of the older one-number form makes the
+// next put sweep and restart it.
+TEST(StoreQuota, TheLedgerCountsPutsAndAGarbledOneSweeps) {
     TempDir tmp;
     const std::string dir = tmp / "store";
     FakeClock clock;
@@ -544,27 +549,123 @@ TEST(StoreQuota, TheByteLedgerCountsPutsAndAGarbledOneSweeps) {
     o.max_total_bytes = 1000;
     o.clock = clock.fn();
     Store store = open_ok(o);
-    ASSERT_TRUE(store.put(std::string(100, 'a'))); // no ledger yet: sweeps, ledger "100"
-    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "100\n");
+    ASSERT_TRUE(store.put(std::string(100, 'a'))); // no ledger yet: sweeps, ledger "100 1"
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "100 1\n");
     *clock.t += 1;
     ASSERT_TRUE(store.put(std::string(200, 'b')));
     *clock.t += 1;
     ASSERT_TRUE(store.put(std::string(300, 'c')));
-    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "100\n200\n300\n");
-    for (const char* bad : {"", "12x\n", "100\n5", "99999999999999999999999\n"}) {
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "100 1\n200\n300\n");
+    for (const char* bad : {"", "12x\n", "100 1\n5", "99999999999999999999999 1\n", "100\n",
+                            "100 1 1\n", " 100 1\n", "100 1\n200 1\n", "100  1\n"}) {
         spit(dir + "/sweep.ledger", bad);
         *clock.t += 1;
         ASSERT_TRUE(store.put(std::string(10, 'd')));
-        // The sweep recounted from the entries: 100 + 200 + 300 + 10.
-        EXPECT_EQ(slurp(dir + "/sweep.ledger"), "610\n") << bad;
+        // The sweep recounted from the entries: 100 + 200 + 300 + 10, four of them.
+        EXPECT_EQ(slurp(dir + "/sweep.ledger"), "610 4\n") << bad;
     }
     spit(dir + "/sweep.ledger", std::string(70 * 1024, '1') + "\n");
     ASSERT_TRUE(store.put(std::string(10, 'd')));
-    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "610\n");
-    // Over the quota by the ledger: the oldest entries go.
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "610 4\n");
+    // Over the byte quota by the ledger: the oldest entries go, down to a tenth below it (900).
     *clock.t += 1;
     ASSERT_TRUE(store.put(std::string(500, 'e')));
-    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "810\n"); // 300 + 10 + 500 left
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "810 3\n"); // 300 + 10 + 500 left
+}
+
+// The entry quota is checked by the ledger too: its count says when to sweep, with no listing.
+TEST(StoreQuota, TheLedgerCountsEntries) {
+    TempDir tmp;
+    const std::string dir = tmp / "store";
+    FakeClock clock;
+    auto o = options_for(dir);
+    o.test.sweep_every_128_writes = false;
+    o.max_entries = 4;
+    o.clock = clock.fn();
+    Store store = open_ok(o);
+    for (int i = 0; i < 4; ++i) {
+        *clock.t += 1;
+        ASSERT_TRUE(store.put("entry " + std::to_string(i)));
+    }
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "7 1\n7\n7\n7\n");
+    // A ledger that says the store is full makes the next put sweep, though the folder holds
+    // fewer entries: the count comes from the ledger, not from a listing.
+    spit(dir + "/sweep.ledger", "7 4\n");
+    *clock.t += 1;
+    ASSERT_TRUE(store.put("entry 4"));
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "28 4\n"); // entry 0 went, 1-4 are left
+    EXPECT_EQ(entry_files(dir, ".data").size(), 4u);
+}
+
+// A full store sweeps to a tenth below its quotas, so the writes after a sweep write only their
+// own files until the store is full again: one sweep in about a tenth of the quota's writes.
+TEST(StoreQuota, AFullStoreSweepsToATenthBelowItsQuotas) {
+    TempDir tmp;
+    const std::string dir = tmp / "store";
+    FakeClock clock;
+    auto o = options_for(dir);
+    o.test.sweep_every_128_writes = false;
+    o.max_entries = 100;
+    o.clock = clock.fn();
+    Store store = open_ok(o);
+    std::vector<std::string> ids;
+    for (int i = 0; i < 100; ++i) {
+        *clock.t += 1;
+        ids.push_back(*store.put("entry " + std::to_string(i)));
+    }
+    EXPECT_EQ(entry_files(dir, ".data").size(), 100u);
+    *clock.t += 1;
+    ids.push_back(*store.put("entry 100")); // over the quota: down to 90
+    EXPECT_EQ(entry_files(dir, ".data").size(), 90u);
+    for (int i = 0; i <= 100; ++i) EXPECT_EQ(store.info(ids[i]).has_value(), i >= 11) << i;
+    for (int i = 101; i < 111; ++i) {
+        *clock.t += 1;
+        ids.push_back(*store.put("entry " + std::to_string(i)));
+        // No sweep until the quota is reached again: every put adds one entry.
+        EXPECT_EQ(entry_files(dir, ".data").size(), static_cast<std::size_t>(i - 10)) << i;
+    }
+    *clock.t += 1;
+    ASSERT_TRUE(store.put("entry 111")); // the 101st again: down to 90
+    EXPECT_EQ(entry_files(dir, ".data").size(), 90u);
+    // The byte quota the same way: 1,000 bytes, 100-byte entries; 11 take it over, 9 are left.
+    TempDir tmp2;
+    auto b = options_for(tmp2 / "store");
+    b.test.sweep_every_128_writes = false;
+    b.max_total_bytes = 1000;
+    b.clock = clock.fn();
+    Store bytes_store = open_ok(b);
+    for (int i = 0; i < 11; ++i) {
+        *clock.t += 1;
+        ASSERT_TRUE(bytes_store.put(std::string(100, static_cast<char>('a' + i))));
+    }
+    EXPECT_EQ(entry_files(tmp2 / "store", ".data").size(), 9u);
+}
+
+// A write checks and appends to the ledger under its shared lock, so it waits while a sweep
+// holds the exclusive one (from its listing to its restart of the ledger): no write's line can
+// land in a ledger that the sweep then restarts without it.
+TEST(StoreQuota, AWriteWaitsForASweepsHoldOnTheLedger) {
+    TempDir tmp;
+    const std::string dir = tmp / "store";
+    auto o = options_for(dir);
+    o.test.sweep_every_128_writes = false;
+    Store store = open_ok(o);
+    ASSERT_TRUE(store.put("first")); // makes the ledger
+    const int fd = ::open((dir + "/sweep.ledger").c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+    std::atomic<bool> done{false};
+    std::thread writer([&] {
+        EXPECT_TRUE(store.put("second"));
+        done = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_FALSE(done.load()); // it cannot have counted itself yet
+    ::flock(fd, LOCK_UN);
+    ::close(fd);
+    writer.join();
+    EXPECT_TRUE(done.load());
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "5 1\n6\n");
 }
 
 TEST(StoreQuota, RePutMakesAnEntryNewest) {

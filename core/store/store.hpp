@@ -25,15 +25,17 @@
 // - What a sweep may delete (core/store/store_sweep.cpp): `tmp.*` files older than a minute (a dead
 //   writer's) or not regular, data without metadata older than a minute, metadata without data,
 //   anything not a regular file at an entry's name (planted), corrupt or expired entries, then the
-//   oldest entries until the count and byte quotas hold, never the entry the sweeping put is
+//   oldest entries of a store over a quota until it is a tenth below each quota (so a full store
+//   sweeps once in ~200 writes, not on each), never the entry the sweeping put is
 //   about to hand out (and a put re-checks its entry after sweeping: an id is handed out only
 //   for bytes that exist). Nothing else in the directory: not the key, the stamp, the ledger, the
 //   stats log or ns/.
 // - Reads create nothing: open_existing finds a store or fails `not_found`.
-// - The ledger. `sweep.ledger` holds the bytes the last sweep left, then one line per put since
-//   (O_APPEND); a put checks the byte quota from it without a stat per entry. Missing, garbled or
-//   oversized, it makes the put sweep, which restarts it. A put also sweeps every 128 writes of a
-//   process and when `sweep.stamp` is over ten minutes old.
+// - The ledger. `sweep.ledger` holds `BYTES ENTRIES` the last sweep left, then one line per put
+//   since (O_APPEND); a put checks both quotas from it, with no listing and no stat per entry,
+//   under its shared flock (a sweep holds the exclusive one until it has restarted the ledger).
+//   Missing, garbled or oversized, it makes the put sweep, which restarts it. A put also sweeps
+//   every 128 writes of a process and when `sweep.stamp` is over ten minutes old.
 // docs/store.md has the same rules with their reasons.
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Sweeps and quotas for the store (core/store/store.hpp states what a sweep may delete). A sweep
 // lists the directory once, removes what is dead, broken or planted, then the oldest entries beyond
-// the quotas, and restarts the byte ledger; a write sweeps only when the ledger, the entry count,
-// the stamp's age or the write count says so, so a full store costs a write no stat per entry.
+// the quotas, and restarts the ledger; a write sweeps only when the ledger, the stamp's age or the
+// write count says so, so a full store costs a write no listing and no stat per entry.
 #include "core/store/store_sweep.hpp"
 
 #include "core/store/store_dir.hpp"
@@ -18,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <tuple>
 #include <unistd.h>
@@ -57,60 +58,77 @@ std::vector<std::string> list_dir(int dirfd) {
     return names;
 }
 
-// Entries in the folder, from the names alone: one readdir, no stat per entry.
-std::uint64_t count_entries(int dirfd) {
-    std::uint64_t count = 0;
-    for (const auto& name : list_dir(dirfd)) {
-        const auto [id, ext] = entry_name(name);
-        if (!id.empty() && ext == ".data") ++count;
-    }
-    return count;
-}
+// What the store holds by the ledger's count: the last sweep's totals plus each write since.
+struct Tally {
+    std::uint64_t bytes = 0;
+    std::uint64_t entries = 0;
+};
 
-// The byte ledger (sweep.ledger, beside the stamp): its first line is the total the last sweep
-// left, and each put since appended its size. Checking the byte quota then costs one small read,
-// not a stat of every entry, which on a full store (2,000 entries) dominated every hook call. A put
-// that races a sweep's rewrite of the stamp can go uncounted until the next sweep (at most
-// k_sweep_interval later); a re-put of an existing entry is counted twice, which only sweeps
-// early. nullopt (missing, planted, oversized or garbled) means "sweep now".
-std::optional<std::uint64_t> ledger_bytes(int dirfd) {
-    UniqueFd fd(::openat(dirfd, k_ledger_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
-    struct stat st {};
-    if (!fd.ok() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
-        st.st_size > k_max_ledger_bytes)
-        return std::nullopt;
-    std::string text;
-    pread_all(fd.get(), 0, static_cast<std::size_t>(st.st_size), text);
-    if (text.empty()) return std::nullopt;
-    std::uint64_t total = 0;
+// The ledger (sweep.ledger, beside the stamp): its first line is what the last sweep left,
+// `BYTES ENTRIES`, and each write since appended its size on a line of its own. Checking both
+// quotas then costs one small read, not a listing or a stat of every entry, which on a full store
+// (2,000 entries) dominated every hook call. A re-put of an existing entry is counted twice, which
+// only sweeps early. nullopt (empty, garbled, the older one-number first line) means "sweep now".
+std::optional<Tally> parse_ledger(std::string_view text) {
+    Tally tally;
     std::uint64_t value = 0;
     bool digits = false;
+    int fields = 0; // numbers on the current line
+    bool first_line = true;
     for (char c : text) {
         if (c >= '0' && c <= '9') {
             if (value > (std::numeric_limits<std::uint64_t>::max() - 9) / 10) return std::nullopt;
             value = value * 10 + static_cast<std::uint64_t>(c - '0');
             digits = true;
-        } else if (c == '\n' && digits) {
-            if (total > std::numeric_limits<std::uint64_t>::max() - value) return std::nullopt;
-            total += value;
-            value = 0;
-            digits = false;
-        } else {
+            continue;
+        }
+        if (!digits || (c != '\n' && !(c == ' ' && first_line && fields == 0)))
             return std::nullopt; // a torn or foreign line: let a sweep recount
+        std::uint64_t& into = first_line && fields == 1 ? tally.entries : tally.bytes;
+        if (into > std::numeric_limits<std::uint64_t>::max() - value) return std::nullopt;
+        into += value;
+        value = 0;
+        digits = false;
+        ++fields;
+        if (c == '\n') {
+            if (first_line && fields != 2) return std::nullopt;
+            if (!first_line) ++tally.entries;
+            first_line = false;
+            fields = 0;
         }
     }
-    return digits ? std::nullopt : std::optional<std::uint64_t>(total);
+    if (digits || first_line) return std::nullopt;
+    return tally;
 }
 
-// Appends one put's size to the ledger (O_APPEND: a short write lands whole). No ledger yet
-// means no sweep has run, and the caller's check sweeps.
-void ledger_add(int dirfd, std::uint64_t size) {
+// Checks a write of `size` bytes against both quotas by the ledger and, when it fits, appends
+// its line. The check holds the ledger's shared lock; a sweep holds the exclusive one from its
+// listing to its restart of the ledger, so no write's line lands between them and is lost. False
+// (nothing appended) when the write takes the store over a quota or the ledger cannot be trusted:
+// the caller then sweeps.
+bool count_write(int dirfd, const StoreOptions& options, std::uint64_t size) {
     UniqueFd fd(
-        ::openat(dirfd, k_ledger_name, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+        ::openat(dirfd, k_ledger_name, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
     struct stat st {};
-    if (!fd.ok() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (!fd.ok() || ::flock(fd.get(), LOCK_SH) != 0 || ::fstat(fd.get(), &st) != 0 ||
+        !S_ISREG(st.st_mode) || st.st_size > k_max_ledger_bytes)
+        return false;
+    std::string text;
+    pread_all(fd.get(), 0, static_cast<std::size_t>(st.st_size), text);
+    const auto tally = parse_ledger(text);
+    if (!tally || tally->entries >= options.max_entries ||
+        tally->bytes > options.max_total_bytes - std::min(size, options.max_total_bytes))
+        return false;
     const std::string line = std::to_string(size) + "\n";
     [[maybe_unused]] const ssize_t n = ::write(fd.get(), line.data(), line.size());
+    return true;
+}
+
+// A sweep that must evict goes a tenth below each quota (ccache's cleanup goes to 80% of its
+// limit), so a full store sweeps once in about 200 writes, not on every one: a sweep reads every
+// entry's metadata (about 50 ms on 2,000 entries here). Quotas under ten keep their own value.
+std::uint64_t low_water(std::uint64_t quota) {
+    return quota - quota / 10;
 }
 
 bool exists(int dirfd, const std::string& name) {
@@ -119,9 +137,11 @@ bool exists(int dirfd, const std::string& name) {
 }
 
 /// Removes what is expired, broken or planted, then the oldest entries beyond the quotas, never
-/// `keep` (the entry a put is about to hand out); returns the bytes of the entries left.
-std::uint64_t
-sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now, std::string_view keep = {}) {
+/// `keep` (the entry a put is about to hand out); returns what it left.
+Tally sweep_dir(int dirfd,
+                const StoreOptions& options,
+                std::int64_t now,
+                std::string_view keep = {}) {
     struct Files {
         bool data = false;
         bool meta = false;
@@ -192,8 +212,12 @@ sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now, std::string_
     std::uint64_t count = live.size();
     std::uint64_t bytes = 0;
     for (const auto& entry : live) bytes += entry.size;
+    const bool over = count > options.max_entries || bytes > options.max_total_bytes;
+    const std::uint64_t entries_goal = over ? low_water(options.max_entries) : options.max_entries;
+    const std::uint64_t bytes_goal =
+        over ? low_water(options.max_total_bytes) : options.max_total_bytes;
     for (const auto& entry : live) {
-        if (count <= options.max_entries && bytes <= options.max_total_bytes) break;
+        if (count <= entries_goal && bytes <= bytes_goal) break;
         // Oldest first, ties (whole seconds) by id; the entry being written is never its own
         // sweep's victim, whatever its id.
         if (entry.id == keep) continue;
@@ -201,7 +225,7 @@ sweep_dir(int dirfd, const StoreOptions& options, std::int64_t now, std::string_
         --count;
         bytes -= entry.size;
     }
-    return bytes;
+    return Tally{bytes, count};
 }
 
 // Opens (creating) one of the store's own small files for writing, refusing to follow a link:
@@ -218,12 +242,19 @@ UniqueFd open_own_file(int dirfd, const char* name, int extra_flags) {
     return fd;
 }
 
-/// Marks a sweep: the stamp's time is the sweep's (the store's clock, so an injected clock stays
-/// consistent with it), and the byte ledger restarts at `bytes`.
-void touch_stamp(int dirfd, std::int64_t now, std::uint64_t bytes) {
-    if (UniqueFd ledger = open_own_file(dirfd, k_ledger_name, O_TRUNC); ledger.ok()) {
-        const std::string line = std::to_string(bytes) + "\n";
-        [[maybe_unused]] const ssize_t n = ::write(ledger.get(), line.data(), line.size());
+/// Sweeps with the ledger's exclusive lock held (see count_write), restarts the ledger at what the
+/// sweep left and marks the sweep: the stamp's time is the sweep's (the store's clock, so an
+/// injected clock stays consistent with it).
+void sweep_and_restart(int dirfd,
+                       const StoreOptions& options,
+                       std::int64_t now,
+                       std::string_view keep = {}) {
+    UniqueFd ledger = open_own_file(dirfd, k_ledger_name, 0);
+    if (ledger.ok() && ::flock(ledger.get(), LOCK_EX) != 0) ledger = UniqueFd();
+    const Tally left = sweep_dir(dirfd, options, now, keep);
+    if (ledger.ok() && ::ftruncate(ledger.get(), 0) == 0) {
+        const std::string line = fmt::format("{} {}\n", left.bytes, left.entries);
+        [[maybe_unused]] const ssize_t n = ::pwrite(ledger.get(), line.data(), line.size(), 0);
     }
     UniqueFd fd = open_own_file(dirfd, k_stamp_name, 0);
     if (!fd.ok()) return;
@@ -258,15 +289,9 @@ std::expected<void, StoreError> finish_entry(int dirfd,
 
     const unsigned writes = ++g_store_writes;
     const bool periodic = options.test.sweep_every_128_writes && writes % k_sweep_every_writes == 0;
-    bool sweep_now = periodic || stamp_stale(dirfd, t);
-    if (!sweep_now) {
-        const auto bytes = ledger_bytes(dirfd);
-        sweep_now = !bytes ||
-                    *bytes > options.max_total_bytes - std::min(size, options.max_total_bytes) ||
-                    count_entries(dirfd) > options.max_entries;
-        if (!sweep_now) ledger_add(dirfd, size);
-    }
-    if (sweep_now) touch_stamp(dirfd, t, sweep_dir(dirfd, options, t, id));
+    // Past the write count or the stamp's age a sweep is due anyway; else the ledger decides.
+    if (periodic || stamp_stale(dirfd, t) || !count_write(dirfd, options, size))
+        sweep_and_restart(dirfd, options, t, id);
     // An id is handed out only for bytes that exist: another process's sweep may have taken
     // the entry since it was written.
     if (!exists(dirfd, id + ".meta") || !exists(dirfd, id + ".data"))
@@ -284,8 +309,7 @@ void Store::sweep() const {
         auto dirfd = store_detail::open_store_dir(m_options.dir);
         if (!dirfd) return;
         const std::int64_t t = now();
-        store_detail::touch_stamp(dirfd->get(), t,
-                                  store_detail::sweep_dir(dirfd->get(), m_options, t));
+        store_detail::sweep_and_restart(dirfd->get(), m_options, t);
     } catch (...) {
         // Sweeping is best effort; another process may be doing the same.
     }
