@@ -459,6 +459,28 @@ template <class Json> bool write(std::string& out, const Json& j) {
     }
 }
 
+/// About the bytes `write` gives for `j` (its strings and keys, a few per value), so the output
+/// is allocated once: each page a hook touches first costs a fault, and a string grown by
+/// doubling touches about twice its size.
+template <class Json> std::size_t size_hint(const Json& j) {
+    switch (j.type()) {
+    case Json::value_t::object: {
+        std::size_t n = 2;
+        for (auto it = j.begin(); it != j.end(); ++it) n += it.key().size() + 4 + size_hint(*it);
+        return n;
+    }
+    case Json::value_t::array: {
+        std::size_t n = 2;
+        for (const auto& v : j) n += 1 + size_hint(v);
+        return n;
+    }
+    case Json::value_t::string:
+        return j.template get_ref<const typename Json::string_t&>().size() + 2;
+    default:
+        return 24;
+    }
+}
+
 } // namespace json_fast_detail
 
 /// `Json::parse(text, nullptr, false)`, with arrays and objects nested at most `max_depth` deep
@@ -474,6 +496,8 @@ template <class Json> Json parse_json_fast(std::string_view text, std::size_t ma
 template <class Json> std::string dump_json_fast(const Json& j) {
     // One pass: checked as written, and left to nlohmann at the first byte it would replace.
     std::string out;
+    const std::size_t hint = json_fast_detail::size_hint(j);
+    out.reserve(hint + hint / 16); // room for escapes: a newline is written as two bytes
     if (!json_fast_detail::write(out, j))
         return j.dump(-1, ' ', false, Json::error_handler_t::replace);
     return out;

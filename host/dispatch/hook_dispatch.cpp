@@ -109,7 +109,7 @@ std::string run_hook_unchecked(const Plugin& plugin,
         why = "decode failed";
         return {};
     }
-    const json decoded = core::parse_within_nesting<json>(*decoded_text);
+    json decoded = core::parse_within_nesting<json>(*decoded_text); // the output is moved out
     if (!decoded.is_object()) {
         why = "decode returned no JSON object";
         return {};
@@ -146,7 +146,7 @@ std::string run_hook_unchecked(const Plugin& plugin,
         }
         output = std::move(*text);
     } else if (const auto o = decoded.find("output"); o != decoded.end() && o->is_string()) {
-        output = o->get<std::string>();
+        output = std::move(o->get_ref<std::string&>());
     } else {
         why = "decode gave no output";
         return {};

@@ -10,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -32,23 +33,35 @@ void debug(const std::string& message) {
 }
 
 // Reads stdin up to the limit; false when it is larger (the rest is drained, so the host does not
-// see a broken pipe) or unreadable.
+// see a broken pipe) or unreadable. Straight into `out`, grown by doubling, with no bounce buffer
+// to fault in and copy from: each page a process touches first costs a fault, about 12 us on the
+// VMs measured (docs/benchmark.md, "Session 24").
 bool read_payload(std::string& out) {
-    char buf[1 << 16];
-    bool too_big = false;
+    std::size_t used = 0;
+    out.resize(std::size_t{1} << 16);
+    while (true) {
+        if (used == out.size()) {
+            if (out.size() > k_max_payload) break;
+            out.resize(std::min(out.size() * 2, k_max_payload + 1));
+        }
+        const ssize_t n = ::read(0, out.data() + used, out.size() - used);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        if (n == 0) {
+            out.resize(used);
+            return used <= k_max_payload;
+        }
+        used += static_cast<std::size_t>(n);
+    }
+    // Past the limit: drain the rest so the writer finishes, and pass through.
+    out.clear();
+    out.shrink_to_fit();
+    char buf[1 << 12];
     while (true) {
         const ssize_t n = ::read(0, buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return false;
-        if (n == 0) break;
-        if (too_big) continue;
-        out.append(buf, static_cast<std::size_t>(n));
-        if (out.size() > k_max_payload) {
-            too_big = true;
-            out.clear();
-        }
+        if (n <= 0) return false;
     }
-    return !too_big;
 }
 
 // A crash or a hang in the core must not become the host's problem: nothing has been printed

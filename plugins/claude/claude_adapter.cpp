@@ -345,7 +345,7 @@ json host_cut(bool shell) {
 }
 
 std::string decode_payload(std::string_view payload) {
-    const json p = sutra::core::parse_within_nesting<json>(payload);
+    json p = sutra::core::parse_within_nesting<json>(payload); // stdout is moved out, not copied
     if (!p.is_object()) return common::pass("malformed payload");
     const std::string event = p.value("hook_event_name", std::string());
     if (event == "PreToolUse") return decode_pre_tool_use(p);
@@ -386,7 +386,7 @@ std::string decode_payload(std::string_view payload) {
                                 {"allowed_dir", dir}};
             return sutra::core::dump_json_fast(out);
         }
-        std::string text = (*resp)["stdout"].get<std::string>();
+        std::string text = std::move((*resp)["stdout"].get_ref<std::string&>());
         // The host shows stderr after stdout; compress them as the model would read them.
         if (const auto err = resp->find("stderr");
             err != resp->end() && err->is_string() && !err->get<std::string>().empty()) {
