@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,17 @@ Response run(const std::string& input, const Config& c) {
     return compress(req, c);
 }
 
+// The build a test run follows (`[ 12%] Building CXX object …`): lines a view may fold, so an
+// output whose failures are all signal is still rewritten and the rules under test still run.
+std::string build_log(int lines) {
+    std::string out;
+    for (int i = 0; i < lines; ++i)
+        out += "[" + std::to_string(i * 100 / lines) +
+               "%] Building CXX object ring/CMakeFiles/ring.dir/ring_" + std::to_string(i) +
+               ".cpp.o\n";
+    return out;
+}
+
 bool shows_line(const std::string& view, const std::string& line) {
     return view.starts_with(line + "\n") || view.find("\n" + line + "\n") != std::string::npos;
 }
@@ -37,8 +49,8 @@ TEST(LaterErrors, AnAnnouncedMessageShowsUnderEveryErrorOfAKind) {
     for (int round = 0; round < 6; ++round) {
         SCOPED_TRACE(round);
         const std::string rule(79, '-'), dots(79, '.');
-        std::string in =
-            "\n" + std::string(79, '~') + "\nringtests is a Catch host application.\n\n";
+        std::string in = build_log(400) + "\n" + std::string(79, '~') +
+                         "\nringtests is a Catch host application.\n\n";
         std::vector<std::string> own;
         const int failures = 60 + static_cast<int>(rng() % 60);
         for (int f = 0; f < failures; ++f) {
@@ -152,7 +164,7 @@ TEST(LaterErrors, ABareLabelAnnouncesTheLineBelowIt) {
     const Config c = test::test_config(dir.path);
     for (const int failures : {60, 90}) {
         SCOPED_TRACE(failures);
-        std::string in;
+        std::string in = build_log(400);
         std::vector<std::string> wanted;
         for (int f = 0; f < failures; ++f) {
             const std::string example =
@@ -351,7 +363,7 @@ TEST(LaterErrors, ATestsBannerShowsWithItsFailures) {
     for (const int cases : {30, 60}) {
         SCOPED_TRACE(cases);
         const std::string rule(79, '-'), dots(79, '.');
-        std::string in = "\nringtests is a Catch v2.13.10 host application.\n\n";
+        std::string in = build_log(400) + "\nringtests is a Catch v2.13.10 host application.\n\n";
         std::vector<std::string> wanted;
         for (int t = 0; t < cases; ++t) {
             const std::string file = "t" + std::to_string(t) + ".cpp";
@@ -612,7 +624,7 @@ TEST(LaterErrors, ALabelledPlaceUnderABareVerdictIsItsPlace) {
     const std::string rule(20, '-');
     for (int round = 0; round < 4; ++round) {
         SCOPED_TRACE(round);
-        std::string in = "raco test: \"./t0-test.rkt\"\n";
+        std::string in = build_log(400) + "raco test: \"./t0-test.rkt\"\n";
         std::vector<std::string> wanted;
         const int failures = 150 + static_cast<int>(rng() % 60);
         for (int f = 0; f < failures; ++f) {
@@ -632,6 +644,87 @@ TEST(LaterErrors, ALabelledPlaceUnderABareVerdictIsItsPlace) {
         std::size_t hidden = 0;
         for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
         EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+    }
+}
+
+// A verdict alone on its line names nothing: the line above it is the check that failed
+// (rackunit's `square 12` over `FAILURE`; a runner's `balance_check_7` over `FAILED:`, after a
+// blank). Every name shows, though the verdicts' words and the values below them repeat; the
+// line above a run's summary `FAIL` (go's last `--- PASS`) is no name.
+TEST(LaterErrors, TheNameAboveALoneVerdictShows) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(47);
+    const std::string rule(20, '-');
+    const char* kinds[] = {"square", "str", "div"};
+    for (int round = 0; round < 6; ++round) {
+        SCOPED_TRACE(round);
+        const bool rackunit = round % 2 == 0;
+        std::string in =
+            build_log(400) + (rackunit ? "raco test: \"./t0-test.rkt\"\n" : "running checks\n");
+        std::vector<std::string> wanted;
+        const int failures = (rackunit ? 150 : 500) + static_cast<int>(rng() % 60);
+        for (int f = 0; f < failures; ++f) {
+            const std::string name = std::string(kinds[rng() % 3]) + (rackunit ? " " : "_check_") +
+                                     std::to_string(f * 7 + static_cast<int>(rng() % 5));
+            if (rackunit) {
+                in += rule + "\n" + rule + "\n" + name + "\n" + (f % 3 ? "FAILURE\n" : "ERROR\n") +
+                      "name:       check-equal?\nlocation:   t" + std::to_string(f / 12) +
+                      "-test.rkt:" + std::to_string(5 + f % 12) + ":19\n" +
+                      "actual:     " + std::to_string(f % 4) + "\nexpected:   7\n";
+            } else {
+                in += "\n" + name + "\nFAILED:\n  expected 7, got " + std::to_string(f % 4) +
+                      "\n  in the balance of the ledger after the run\n  checked by the "
+                      "harness with its default options\n";
+            }
+            wanted.push_back(name);
+        }
+        in += rule + "\n" + std::to_string(failures) + " failure(s)\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::size_t hidden = 0;
+        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
+        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+    }
+}
+
+// A ruler of one mark repeated (`--------------------`) is a token or two to show, less than a
+// marker's ten: a gap of rulers between later failures is shown, never marked. Every marker
+// in the view stands for at least one line that is not a ruler.
+TEST(LaterErrors, AGapOfRulersIsShownNotMarked) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::mt19937 rng(53);
+    for (int round = 0; round < 6; ++round) {
+        SCOPED_TRACE(round);
+        const std::string rule(10 + static_cast<int>(rng() % 70), round % 2 ? '=' : '-');
+        std::string in = build_log(300);
+        const int failures = 120 + static_cast<int>(rng() % 60);
+        for (int f = 0; f < failures; ++f)
+            in += rule + "\n" + rule + "\ncheck " + std::to_string(f) + "\nFAILURE\nlocation:   t" +
+                  std::to_string(f / 12) + "-test.rkt:" + std::to_string(5 + f % 12) +
+                  ":19\nactual:     " + std::to_string(f % 5) + "\nexpected:   7\n";
+        const Response r = run(in, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        std::vector<std::string> lines;
+        for (std::size_t at = 0; at < in.size();) {
+            const std::size_t end = in.find('\n', at);
+            lines.push_back(in.substr(at, end - at));
+            at = end + 1;
+        }
+        const std::regex range(R"(\[sutra: [^\]]*?lines (\d+)-(\d+))");
+        std::size_t markers = 0, rulers_only = 0;
+        for (auto it = std::sregex_iterator(r.view.begin(), r.view.end(), range);
+             it != std::sregex_iterator(); ++it) {
+            ++markers;
+            const std::size_t first = std::stoul((*it)[1]), last = std::stoul((*it)[2]);
+            bool all_rulers = true;
+            for (std::size_t l = first; l <= last && l <= lines.size(); ++l)
+                all_rulers = all_rulers && lines[l - 1] == rule;
+            rulers_only += all_rulers;
+        }
+        EXPECT_GT(markers, 0u); // the build log folds
+        EXPECT_EQ(rulers_only, 0u) << r.view.substr(0, 6000);
     }
 }
 

@@ -256,6 +256,20 @@ bool is_placed_value(std::string_view t) {
     return !value.empty() && value.find(' ') == std::string_view::npos && is_file_place(value);
 }
 
+// One word of letters and nothing else on the line (`FAILURE`, `ERROR`, `Failed:`), as a
+// verdict that names no subject stands.
+bool is_lone_word(std::string_view t) {
+    t = trimmed(t);
+    if (!t.empty() && t.back() == ':') t.remove_suffix(1);
+    if (t.size() < 4) return false;
+    for (char c : t)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
+    return true;
+}
+
+// The longest line taken for a check's name above a lone verdict: a name, not a paragraph.
+constexpr std::size_t k_name_line_max = 160;
+
 // How many notes with places of their own an error keeps (rustc explains with a few).
 constexpr std::size_t k_located_notes = 3;
 
@@ -869,6 +883,21 @@ Blocks find_blocks(const LineTexts& lines, std::vector<Level>& levels) {
             link_place(b, levels, i, j);
             break;
         }
+    }
+    // A verdict alone on its line names nothing (rackunit's `FAILURE` and `ERROR` under a row
+    // of dashes and the check's name, `square 12`): the plain text line that opens the block
+    // just above it (after a blank, a ruler or the start, no deeper than the verdict) is what
+    // failed, shown with it, so later failures of one wording each keep their name. A run's
+    // last line above its summary `FAIL` (go's `    --- PASS: …`, after another) is no name.
+    for (std::size_t i = 1; i < n; ++i) {
+        if (levels[i] != Level::critical || b.location_line[i] || !is_lone_word(lines(i))) continue;
+        const std::string_view above = lines(i - 1);
+        const bool opens_block = i == 1 || is_blank(lines(i - 2)) || is_ruler(lines(i - 2));
+        if (!opens_block || levels[i - 1] != Level::none || is_blank(above) || is_ruler(above) ||
+            indent_of(above) > indent_of(lines(i)) || above.size() > k_name_line_max)
+            continue;
+        levels[i - 1] = Level::critical;
+        b.location_line[i - 1] = true;
     }
     // A failure's values, each under a label of its own (doctest's `Expected:` and `Got:` over
     // `    156` and `    157`, a runner's `Received:`): the value goes with its label as a

@@ -67,6 +67,23 @@ constexpr std::uint64_t k_marker_cost = 170;
 // A later marker names only its range (core/rewrite/marker.hpp) and costs about this much: once the
 // view is short of room (context given up), only gaps smaller than that are shown.
 constexpr std::uint64_t k_short_marker_cost = 40;
+
+// A line that is one mark repeated, blanks around it allowed: `------`, `======`, `━━━━━━`
+// (the mark's bytes, one character of UTF-8, over and over).
+bool is_one_mark_repeated(std::string_view t) {
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    while (!t.empty() &&
+           (t.back() == ' ' || t.back() == '\t' || t.back() == '\r' || t.back() == '\n'))
+        t.remove_suffix(1);
+    const auto lead = static_cast<unsigned char>(t.empty() ? 0 : t[0]);
+    const std::size_t mark = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+    if (t.size() < 3 * mark || t.size() % mark != 0) return false;
+    if (mark == 1 && ((lead | 0x20) >= 'a' && (lead | 0x20) <= 'z')) return false;
+    if (mark == 1 && ((lead >= '0' && lead <= '9') || lead == ' ')) return false;
+    for (std::size_t k = mark; k < t.size(); ++k)
+        if (t[k] != t[k % mark]) return false;
+    return true;
+}
 // When not every critical line fits, the shown ones come in runs of about this many.
 constexpr std::size_t k_shown_run = 16;
 // Subordinate diagnostics (`note:` lines) kept in an error's block.
@@ -881,6 +898,14 @@ private:
         return j;
     }
 
+    // What line i weighs in a gap, in bytes of ordinary text: a ruler of one mark repeated
+    // (`--------------------`, `━━━━`) is a token or two whatever its length, so two of them
+    // between rackunit's failures cost less to show than a marker's ten tokens.
+    std::uint64_t gap_weight(std::size_t i) const {
+        return is_one_mark_repeated(text(i)) ? std::min<std::uint64_t>(shown_size(i), 8)
+                                             : shown_size(i);
+    }
+
     // Gaps cheaper to show than to mark are shown. The context under an error shown bare (a
     // later one of its kind: its code excerpt, event path and notes repeat the first few's) is
     // weighed against a later marker's cost, which names only its range.
@@ -897,7 +922,7 @@ private:
             std::size_t j = i;
             std::uint64_t gap = 0;
             for (; j < m_n && m_state[j] == State::dropped; ++j)
-                if (gap <= fill) gap += shown_size(j); // past it, the sum is moot
+                if (gap <= fill) gap += gap_weight(j); // past it, the sum is moot
             if (gap <= fill) {
                 // Keep only when the neighbours are not folds, which would merge with the gap.
                 for (std::size_t t = i; t < j; ++t) m_state[t] = State::kept;
