@@ -40,6 +40,13 @@ bool shows_line(const std::string& view, const std::string& line) {
     return view.starts_with(line + "\n") || view.find("\n" + line + "\n") != std::string::npos;
 }
 
+// How many of `lines` are no line of `view`.
+std::size_t hidden_in(const std::string& view, const std::vector<std::string>& lines) {
+    std::size_t hidden = 0;
+    for (const std::string& l : lines) hidden += !shows_line(view, l);
+    return hidden;
+}
+
 // catch2's shape: a ruled test-case header, then `t.cpp:N: FAILED:`, the expression, `with
 // expansion:` and the values, for many failures of one kind: every expression and value shows.
 TEST(LaterErrors, AnAnnouncedMessageShowsUnderEveryErrorOfAKind) {
@@ -70,9 +77,7 @@ TEST(LaterErrors, AnAnnouncedMessageShowsUnderEveryErrorOfAKind) {
               " | 0 passed | " + std::to_string(failures) + " failed\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : own) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+        EXPECT_EQ(hidden_in(r.view, own), 0u) << r.view.substr(0, 4000);
         EXPECT_LT(r.view.size(), in.size());
     }
 }
@@ -109,9 +114,7 @@ TEST(LaterErrors, LabelledValuesShowUnderEveryErrorOfAKind) {
               std::to_string(failures) + " failures\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : own) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+        EXPECT_EQ(hidden_in(r.view, own), 0u) << r.view.substr(0, 4000);
     }
 }
 
@@ -151,9 +154,7 @@ TEST(LaterErrors, AnIndentedTracebacksEndKeepsItsPlace) {
               std::to_string(functions) + " failures.\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+        EXPECT_EQ(hidden_in(r.view, wanted), 0u) << r.view.substr(0, 4000);
     }
 }
 
@@ -177,9 +178,7 @@ TEST(LaterErrors, ABareLabelAnnouncesTheLineBelowIt) {
         in += "***Test Failed*** " + std::to_string(failures) + " failures.\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+        EXPECT_EQ(hidden_in(r.view, wanted), 0u) << r.view.substr(0, 4000);
     }
 }
 
@@ -204,9 +203,7 @@ TEST(LaterErrors, ATitleNamingItsPlaceIsTheErrorsOwnLine) {
         const Response r = run(in, c);
         // All of it may stay: then nothing is hidden either.
         const std::string& view = r.rewritten ? r.view : in;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+        EXPECT_EQ(hidden_in(view, wanted), 0u) << r.view.substr(0, 4000);
     }
 }
 
@@ -238,9 +235,7 @@ TEST(LaterErrors, ALabelPastTheCodeAnnouncesTheFailuresValue) {
               std::to_string(failures) + "\tSkipped\t0\tFailed\t" + std::to_string(failures) + "\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+        EXPECT_EQ(hidden_in(r.view, wanted), 0u) << r.view.substr(0, 4000);
     }
     std::string in;
     std::vector<std::string> passing;
@@ -308,9 +303,7 @@ TEST(LaterErrors, AStacksLabelShowsWithItsFirstFrameInTheProgram) {
         in += "FAIL\nFAIL\texample.com/app/stats\t0.081s\nFAIL\n";
         const Response r = run(in, c);
         const std::string& view = r.rewritten ? r.view : in;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(view, l);
-        EXPECT_EQ(hidden, 0u) << view.substr(0, 6000);
+        EXPECT_EQ(hidden_in(view, wanted), 0u) << view.substr(0, 6000);
     }
 }
 
@@ -349,9 +342,7 @@ TEST(LaterErrors, LinesWithTheErrorsMarkGoOnSayingIt) {
               std::to_string(failures) + " failed, 120 passed in 0.91s\n";
         const Response r = run(in, c);
         const std::string& view = r.rewritten ? r.view : in; // all of it may stay
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(view, l);
-        EXPECT_EQ(hidden, 0u) << view.substr(0, 4000);
+        EXPECT_EQ(hidden_in(view, wanted), 0u) << view.substr(0, 4000);
     }
 }
 
@@ -380,9 +371,7 @@ TEST(LaterErrors, ATestsBannerShowsWithItsFailures) {
         in += std::string(79, '=') + "\ntest cases: " + std::to_string(cases) + " | 0 passed\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+        EXPECT_EQ(hidden_in(r.view, wanted), 0u) << r.view.substr(0, 4000);
     }
 }
 
@@ -416,9 +405,7 @@ TEST(LaterErrors, AJavaFailuresFrameInTheProjectIsItsPlace) {
         in += "\nFAILURES!!!\nTests run: 300,  Failures: " + std::to_string(failures) + "\n\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 4000);
+        EXPECT_EQ(hidden_in(r.view, wanted), 0u) << r.view.substr(0, 4000);
     }
 }
 
@@ -472,9 +459,7 @@ TEST(LaterErrors, EachFailedTestsOwnPlaceShows) {
               std::to_string(240 - failures) + " passed in 0.41s ========================\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : places) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+        EXPECT_EQ(hidden_in(r.view, places), 0u) << r.view.substr(0, 6000);
         // The helpers' frames, said under the first failures, still fold under later ones.
         std::size_t frames = 0;
         for (std::size_t at = 0;
@@ -521,9 +506,7 @@ TEST(LaterErrors, ANotesOwnPlaceShowsUnderEveryErrorOfAKind) {
               "0.31s\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : places) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+        EXPECT_EQ(hidden_in(r.view, places), 0u) << r.view.substr(0, 6000);
         EXPECT_LT(r.view.size(), in.size());
     }
 }
@@ -562,9 +545,7 @@ TEST(LaterErrors, EachFailedTestsTitleAndValuesShow) {
               "1.20s ========================\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+        EXPECT_EQ(hidden_in(r.view, wanted), 0u) << r.view.substr(0, 6000);
     }
 }
 
@@ -608,9 +589,7 @@ TEST(LaterErrors, TheFrameNamingTheFailedTestShows) {
               " errors, 0 pendings, 0 omissions, 0 notifications\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+        EXPECT_EQ(hidden_in(r.view, wanted), 0u) << r.view.substr(0, 6000);
     }
 }
 
@@ -641,9 +620,7 @@ TEST(LaterErrors, ALabelledPlaceUnderABareVerdictIsItsPlace) {
         in += rule + "\n" + std::to_string(failures) + " failure(s)\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+        EXPECT_EQ(hidden_in(r.view, wanted), 0u) << r.view.substr(0, 6000);
     }
 }
 
@@ -682,9 +659,7 @@ TEST(LaterErrors, TheNameAboveALoneVerdictShows) {
         in += rule + "\n" + std::to_string(failures) + " failure(s)\n";
         const Response r = run(in, c);
         ASSERT_TRUE(r.rewritten) << r.passthrough;
-        std::size_t hidden = 0;
-        for (const std::string& l : wanted) hidden += !shows_line(r.view, l);
-        EXPECT_EQ(hidden, 0u) << r.view.substr(0, 6000);
+        EXPECT_EQ(hidden_in(r.view, wanted), 0u) << r.view.substr(0, 6000);
     }
 }
 
