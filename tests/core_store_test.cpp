@@ -668,6 +668,23 @@ TEST(StoreQuota, AWriteWaitsForASweepsHoldOnTheLedger) {
     EXPECT_EQ(slurp(dir + "/sweep.ledger"), "5 1\n6\n");
 }
 
+// A holder of the ledger's lock that never lets go (a stopped process) delays a write by at
+// most the bound (a second), never for good: the write goes on and counts itself unlocked.
+TEST(StoreQuota, AWriteDoesNotWaitForeverOnAHeldLedger) {
+    TempDir tmp;
+    const std::string dir = tmp / "store";
+    auto o = options_for(dir);
+    o.test.sweep_every_128_writes = false;
+    Store store = open_ok(o);
+    ASSERT_TRUE(store.put("first"));
+    const int fd = ::open((dir + "/sweep.ledger").c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+    EXPECT_TRUE(store.put("second")); // returns with the lock still held
+    EXPECT_EQ(slurp(dir + "/sweep.ledger"), "5 1\n6\n");
+    ::close(fd);
+}
+
 TEST(StoreQuota, RePutMakesAnEntryNewest) {
     TempDir tmp;
     const std::string dir = tmp / "store";

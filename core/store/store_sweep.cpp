@@ -101,6 +101,21 @@ std::optional<Tally> parse_ledger(std::string_view text) {
     return tally;
 }
 
+// How long a write or a sweep waits for the ledger's lock. A sweep of 2,000 entries holds it
+// about 50 ms; a holder that was stopped (a suspended `sutra exec`) must not stall every other
+// call, so past this the caller goes on without it (a write racing a sweep may then go uncounted
+// until the next sweep, as before the lock).
+constexpr int k_ledger_wait_ms = 1000;
+
+// flock(fd, op), waiting at most k_ledger_wait_ms; false past that or on an error.
+bool lock_within(int fd, int op) {
+    for (int waited_ms = 0;; ++waited_ms) {
+        if (::flock(fd, op | LOCK_NB) == 0) return true;
+        if ((errno != EWOULDBLOCK && errno != EINTR) || waited_ms >= k_ledger_wait_ms) return false;
+        ::usleep(1000);
+    }
+}
+
 // Checks a write of `size` bytes against both quotas by the ledger and, when it fits, appends
 // its line. The check holds the ledger's shared lock; a sweep holds the exclusive one from its
 // listing to its restart of the ledger, so no write's line lands between them and is lost. False
@@ -110,9 +125,9 @@ bool count_write(int dirfd, const StoreOptions& options, std::uint64_t size) {
     UniqueFd fd(
         ::openat(dirfd, k_ledger_name, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
     struct stat st {};
-    if (!fd.ok() || ::flock(fd.get(), LOCK_SH) != 0 || ::fstat(fd.get(), &st) != 0 ||
-        !S_ISREG(st.st_mode) || st.st_size > k_max_ledger_bytes)
-        return false;
+    if (!fd.ok() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    lock_within(fd.get(), LOCK_SH); // past the bound, count unlocked
+    if (::fstat(fd.get(), &st) != 0 || st.st_size > k_max_ledger_bytes) return false;
     std::string text;
     pread_all(fd.get(), 0, static_cast<std::size_t>(st.st_size), text);
     const auto tally = parse_ledger(text);
@@ -250,7 +265,7 @@ void sweep_and_restart(int dirfd,
                        std::int64_t now,
                        std::string_view keep = {}) {
     UniqueFd ledger = open_own_file(dirfd, k_ledger_name, 0);
-    if (ledger.ok() && ::flock(ledger.get(), LOCK_EX) != 0) ledger = UniqueFd();
+    if (ledger.ok()) lock_within(ledger.get(), LOCK_EX); // past the bound, sweep unlocked
     const Tally left = sweep_dir(dirfd, options, now, keep);
     if (ledger.ok() && ::ftruncate(ledger.get(), 0) == 0) {
         const std::string line = fmt::format("{} {}\n", left.bytes, left.entries);
