@@ -697,6 +697,8 @@ source "$here/unseen_cases.sh"
 # Test runners, linters and checkers probed for hidden signal: node --test, unittest -v, luacheck,
 # shellcheck -f gcc, mypy --pretty, ThreadSanitizer.
 source "$here/probe_cases.sh"
+# Runners and compilers of other languages: raco test, rake test, nim check, ocamlc -w +A, coverage report.
+source "$here/runner_cases.sh"
 
 echo "done: $(ls "$out"/*.out | wc -l) cases"
 
