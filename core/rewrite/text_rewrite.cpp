@@ -67,23 +67,6 @@ constexpr std::uint64_t k_marker_cost = 170;
 // A later marker names only its range (core/rewrite/marker.hpp) and costs about this much: once the
 // view is short of room (context given up), only gaps smaller than that are shown.
 constexpr std::uint64_t k_short_marker_cost = 40;
-
-// A line that is one mark repeated, blanks around it allowed: `------`, `======`, `━━━━━━`
-// (the mark's bytes, one character of UTF-8, over and over).
-bool is_one_mark_repeated(std::string_view t) {
-    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    while (!t.empty() &&
-           (t.back() == ' ' || t.back() == '\t' || t.back() == '\r' || t.back() == '\n'))
-        t.remove_suffix(1);
-    const auto lead = static_cast<unsigned char>(t.empty() ? 0 : t[0]);
-    const std::size_t mark = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-    if (t.size() < 3 * mark || t.size() % mark != 0) return false;
-    if (mark == 1 && ((lead | 0x20) >= 'a' && (lead | 0x20) <= 'z')) return false;
-    if (mark == 1 && ((lead >= '0' && lead <= '9') || lead == ' ')) return false;
-    for (std::size_t k = mark; k < t.size(); ++k)
-        if (t[k] != t[k % mark]) return false;
-    return true;
-}
 // When not every critical line fits, the shown ones come in runs of about this many.
 constexpr std::size_t k_shown_run = 16;
 // Subordinate diagnostics (`note:` lines) kept in an error's block.
@@ -102,6 +85,23 @@ std::string_view trimmed_end(std::string_view t) {
         t.remove_suffix(1);
     return t;
 }
+
+// A line that is one mark repeated, blanks around it allowed: `------`, `======`, `━━━━━━`
+// (the mark's bytes, one character of UTF-8, over and over).
+bool is_one_mark_repeated(std::string_view t) {
+    t = trimmed_end(t);
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    const auto lead = static_cast<unsigned char>(t.empty() ? 0 : t[0]);
+    const std::size_t mark = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+    if (t.size() < 3 * mark || t.size() % mark != 0) return false;
+    if (mark == 1 &&
+        (((lead | 0x20) >= 'a' && (lead | 0x20) <= 'z') || (lead >= '0' && lead <= '9')))
+        return false;
+    for (std::size_t k = mark; k < t.size(); ++k)
+        if (t[k] != t[k % mark]) return false;
+    return true;
+}
+
 // A stack's bottom frames shared with the stack above it are elided from this many on.
 constexpr std::size_t k_min_common_frames = 4;
 // A long line keeps this many bytes either side of each critical word in its middle; words are
