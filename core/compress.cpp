@@ -26,10 +26,31 @@ namespace {
 // The smallest budget for the lines a text view shows for their own sake (concise mode's).
 constexpr std::uint64_t k_min_budget = 2048;
 
-// From this size the store id (a keyed hash at ~600 MB/s) is computed on a second thread while
-// the rewrite plans: a 30 MB log's 50 ms of hashing then costs no wait, nor a 1 MB one's 1.6 ms
-// (starting the thread costs about 0.1 ms).
-constexpr std::uint64_t k_hash_aside_bytes = std::uint64_t{256} << 10;
+// From this size the original is written to a private temp file and hashed (a keyed hash at
+// ~600 MB/s) on a second thread while the rewrite plans: a 30 MB log's 50 ms of hashing and
+// 40 ms of writing then cost no wait, nor a 1 MB one's 3 ms (starting the thread costs about
+// 0.1 ms). A view not worth showing publishes nothing: the temp file goes.
+constexpr std::uint64_t k_store_aside_bytes = std::uint64_t{256} << 10;
+// The aside writer's unit: a megabyte is written and then hashed while still in the cache.
+constexpr std::size_t k_store_aside_chunk = std::size_t{1} << 20;
+
+// The retained bytes written and hashed on another thread (StoreWriter, core/store/store.hpp).
+// `complete` says every byte reached the temp file; else the store path writes them again.
+struct StoreAside {
+    std::optional<StoreWriter> writer;
+    bool complete = false;
+};
+
+void write_aside(StoreAside& aside, std::string_view content) {
+    try {
+        bool ok = true;
+        for (std::size_t at = 0; ok && at < content.size(); at += k_store_aside_chunk)
+            ok = aside.writer->append(content.substr(at, k_store_aside_chunk));
+        aside.complete = ok && aside.writer->retained() == content.size();
+    } catch (...) {
+        aside.complete = false;
+    }
+}
 
 // JSON views aim for these sizes; markers inside strings make them a little larger.
 std::uint64_t json_target(Mode mode, std::uint64_t ceiling) {
@@ -76,6 +97,24 @@ Response run(const Request& req, const Config& cfg) {
     default:
         break;
     }
+    // An output past the store's per-entry quota still gets a bounded view: the store takes
+    // its first max_entry_bytes, and markers past that say they are not retained.
+    const std::uint64_t retain =
+        cfg.store_enabled ? std::min<std::uint64_t>(in.size(), cfg.max_entry_bytes) : 0;
+    // A large output goes to the store aside while the rewrite plans; it is published only
+    // once the view is worth showing. `writer` is declared after `aside`, so every way out of
+    // this function joins it before the temp file is removed and before `in` goes away.
+    StoreAside aside;
+    std::jthread writer;
+    if (retain >= k_store_aside_bytes) {
+        if (auto opened = Store::open(store_options(cfg, req.store_namespace)))
+            if (auto begun = opened->begin_put()) {
+                aside.writer.emplace(std::move(*begun));
+                writer = std::jthread(
+                    [&aside, content = in.substr(0, retain)] { write_aside(aside, content); });
+            }
+    }
+
     // Long runs of identical lines condensed as they are indexed (core/rewrite/line_runs.hpp).
     const CondensedLines lines = index_condensed(in);
     r.original_lines = lines.original_lines();
@@ -97,35 +136,12 @@ Response run(const Request& req, const Config& cfg) {
     measure.route = req.route;
     if (measure.route.kind == RestoreRoute::Kind::cli)
         measure.route.store_namespace = req.store_namespace;
-    // An output past the store's per-entry quota still gets a bounded view: the store takes
-    // its first max_entry_bytes, and markers past that say they are not retained.
-    const std::uint64_t retain =
-        cfg.store_enabled ? std::min<std::uint64_t>(in.size(), cfg.max_entry_bytes) : 0;
     if (cfg.store_enabled && retain < in.size()) {
         measure.retained_end = retain;
         measure.not_retained_why = fmt::format(
             "past the store's per-entry quota of {} bytes (the id holds bytes 0-{} of this "
             "output)",
             cfg.max_entry_bytes, retain);
-    }
-
-    // A large output's id is hashed aside while the rewrite plans; only the store write waits
-    // for the plan (a view not worth showing stores nothing). `hasher` is declared last, so
-    // every way out of this function joins it before what it reads goes away.
-    std::optional<Store> early_store;
-    std::string early_id;
-    std::jthread hasher;
-    if (cfg.store_enabled && retain >= k_hash_aside_bytes) {
-        if (auto opened = Store::open(store_options(cfg, req.store_namespace))) {
-            early_store.emplace(std::move(*opened));
-            hasher = std::jthread([&early_store, &early_id, content = in.substr(0, retain)] {
-                try {
-                    early_id = early_store->id_for(content);
-                } catch (...) {
-                    early_id.clear(); // the store path below hashes it again
-                }
-            });
-        }
     }
 
     // Building a matcher costs more than compressing a small result: keep the last one.
@@ -200,12 +216,15 @@ Response run(const Request& req, const Config& cfg) {
     MarkerContext ctx = measure;
     ctx.id.reset();
     if (cfg.store_enabled) {
-        if (hasher.joinable()) hasher.join();
-        auto store = early_store ? std::expected<Store, StoreError>(std::move(*early_store))
-                                 : Store::open(store_options(cfg, req.store_namespace));
-        if (!store) return pass(std::move(r), "store-failed: " + store.error().message);
-        auto id = early_id.empty() ? store->put(in.substr(0, retain))
-                                   : store->put(in.substr(0, retain), early_id);
+        if (writer.joinable()) writer.join();
+        std::expected<std::string, StoreError> id;
+        if (aside.complete) {
+            id = aside.writer->commit();
+        } else {
+            auto store = Store::open(store_options(cfg, req.store_namespace));
+            if (!store) return pass(std::move(r), "store-failed: " + store.error().message);
+            id = store->put(in.substr(0, retain));
+        }
         if (!id) return pass(std::move(r), "store-failed: " + id.error().message);
         ctx.id = *id;
         r.id = *id;

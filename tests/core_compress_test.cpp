@@ -9,8 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <random>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,34 +74,87 @@ TEST(Compress, OddLinesOutOfAUniformListingStayVisible) {
     }
 }
 
-// From 1 MiB the id is hashed on a second thread while the rewrite plans: the id is still the
-// store's id of the output, and the entry restores whole; a view not worth showing stores
-// nothing, though its hash was started.
-TEST(Compress, LargeOutputsHashedAsideGetTheStoresId) {
-    TempDir dir;
-    const Config c = test::test_config(dir.path);
-    std::string log;
-    for (int i = 0; log.size() < (3u << 20); ++i)
-        log += "GET /api/items/" + std::to_string(i * 7919 % 100003) + " 200 " +
-               std::to_string(i % 977) + "ms\n";
-    log += "ERROR: upstream timed out\n";
-    const Response r = run(log, c);
-    ASSERT_TRUE(r.rewritten) << r.passthrough;
-    ASSERT_TRUE(r.id);
-    auto store = Store::open(store_options(c, ""));
-    ASSERT_TRUE(store);
-    EXPECT_EQ(*r.id, store->id_for(log));
-    EXPECT_EQ(*store->read_all(*r.id), log);
+// The store's files other than its key and ledger: entries and temp files.
+std::vector<std::string> store_files(const std::string& dir) {
+    std::vector<std::string> names;
+    if (!std::filesystem::exists(dir)) return names;
+    for (const auto& f : std::filesystem::directory_iterator(dir)) {
+        const std::string name = f.path().filename().string();
+        if (name.starts_with("su_") || name.starts_with("tmp.")) names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
 
+// From 256 KiB the original is written to a temp file and hashed on a second thread while the
+// rewrite plans: the id is still the store's id of the retained bytes, and the entry restores
+// whole, at sizes on both sides of that line and of the per-entry quota; a view not worth
+// showing publishes nothing and leaves no temp file, though its write was started.
+TEST(Compress, LargeOutputsStoredAsideGetTheStoresId) {
+    TempDir dir;
+    std::mt19937 rng(77);
+    for (int round = 0; round < 10; ++round) {
+        Config c = test::test_config(dir.path);
+        const std::size_t size = (200u << 10) + rng() % (3u << 20);
+        if (round % 3 == 2) c.max_entry_bytes = size / 2 + rng() % (size / 2);
+        std::string log;
+        for (int i = 0; log.size() < size; ++i)
+            log += "GET /api/items/" + std::to_string(i * 7919 % 100003) + " 200 " +
+                   std::to_string(i % 977) + "ms\n";
+        log += "ERROR: upstream timed out\n";
+        const Response r = run(log, c);
+        ASSERT_TRUE(r.rewritten) << r.passthrough;
+        ASSERT_TRUE(r.id);
+        const std::size_t retain = std::min<std::size_t>(log.size(), c.max_entry_bytes);
+        EXPECT_EQ(r.retained_bytes, retain);
+        auto store = Store::open(store_options(c, ""));
+        ASSERT_TRUE(store);
+        EXPECT_EQ(*r.id, store->id_for(log.substr(0, retain)));
+        EXPECT_EQ(*store->read_all(*r.id), log.substr(0, retain));
+        for (const auto& e : r.elisions) {
+            if (e.end > retain) continue;
+            EXPECT_EQ(*store->read(*r.id, e.begin, e.end), log.substr(e.begin, e.end - e.begin));
+        }
+        const auto files = store_files(resolve_store_dir(c));
+        for (const auto& f : files) EXPECT_FALSE(f.starts_with("tmp.")) << f;
+    }
+
+    TempDir other;
+    const Config c = test::test_config(other.path);
     std::string random;
-    std::mt19937 rng(1);
+    std::mt19937 rng2(1);
     for (int i = 0; random.size() < (2u << 20); ++i)
-        random += std::to_string(rng()) + std::to_string(rng()) + "\n";
+        random += std::to_string(rng2()) + std::to_string(rng2()) + "\n";
     Config strict = c;
     strict.min_saving_percent = 100; // no view can be worth it
     const Response p = run(random, strict);
     EXPECT_FALSE(p.rewritten);
-    EXPECT_FALSE(store->read_all(store->id_for(random)));
+    EXPECT_EQ(store_files(resolve_store_dir(c)), std::vector<std::string>{});
+}
+
+// A write that fails part way on the second thread (here the file-size limit, as a full disk
+// would) leaves no temp file behind: the store path writes the bytes again, and when that fails
+// too the output passes through whole.
+TEST(Compress, AFailedAsideWriteFailsOpen) {
+    TempDir dir;
+    const Config c = test::test_config(dir.path);
+    std::string log;
+    for (int i = 0; log.size() < (3u << 20); ++i)
+        log += "GET /api/items/" + std::to_string(i * 7919 % 100003) + " 200 ms\n";
+    log += "ERROR: upstream timed out\n";
+    struct rlimit old {};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old;
+    small.rlim_cur = 1u << 20;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    const Response r = run(log, c);
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, old_handler);
+    EXPECT_FALSE(r.rewritten);
+    EXPECT_EQ(r.passthrough.rfind("store-failed", 0), 0u) << r.passthrough;
+    EXPECT_EQ(view_of(r, log), log);
+    EXPECT_EQ(store_files(resolve_store_dir(c)), std::vector<std::string>{});
 }
 
 TEST(Compress, SmallOutputsPassThrough) {
