@@ -67,7 +67,8 @@ mb="$(echo "${ctest_s[before]}" | median)"
 ma="$(echo "${ctest_s[after]}" | median)"
 echo "## the test suite ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
-echo "| step | before ($before, $(git -C "$root" rev-parse --short "$before")) | after ($after, $(git -C "$root" rev-parse --short "$after")) | ratio |"
+label() { local short; short="$(git -C "$root" rev-parse --short "$1")"; [[ "$short" == "$1"* ]] && echo "$short" || echo "$1, $short"; }
+echo "| step | before ($(label "$before")) | after ($(label "$after")) | ratio |"
 echo "|---|---|---|---|"
 ratio_build="—"
 if [[ "${build_s[before]}" != "(reused)" && "${build_s[after]}" != "(reused)" ]]; then

@@ -13,6 +13,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <iterator>
+#include <memory>
 #include <poll.h>
 #include <spawn.h>
 #include <string>
@@ -342,7 +343,10 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
     bool reaped = false, killed = false;
     int out = child.out;
     auto last_output = started;
-    std::vector<char> buf(1 << 17);
+    // Left uninitialised: only the pages a read fills are touched (each first touch a page
+    // fault, dear on a virtual machine), and none for a command that prints nothing.
+    constexpr std::size_t k_read_bytes = std::size_t{1} << 17;
+    const std::unique_ptr<char[]> buf(new char[k_read_bytes]);
 
     // With the terminal handed over, a stop (Ctrl-Z) must be seen too, which a pidfd does not
     // report: then the exit is looked for every 50 ms with WUNTRACED.
@@ -402,9 +406,9 @@ std::expected<CommandEnd, int> run_command(const CommandSpec& spec,
             }
             continue;
         }
-        const ssize_t n = ::read(out, buf.data(), buf.size());
+        const ssize_t n = ::read(out, buf.get(), k_read_bytes);
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-        if (n <= 0 || !on_bytes(std::string_view(buf.data(), static_cast<std::size_t>(n)))) {
+        if (n <= 0 || !on_bytes(std::string_view(buf.get(), static_cast<std::size_t>(n)))) {
             // End of output (or nobody takes it): what is left is waiting for the command.
             ::close(out);
             out = -1;
