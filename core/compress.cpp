@@ -27,9 +27,9 @@ namespace {
 constexpr std::uint64_t k_min_budget = 2048;
 
 // From this size the original is written to a private temp file and hashed (a keyed hash at
-// ~600 MB/s) on a second thread while the rewrite plans: a 30 MB log's 50 ms of hashing and
-// 40 ms of writing then cost no wait, nor a 1 MB one's 3 ms (starting the thread costs about
-// 0.1 ms). A view not worth showing publishes nothing: the temp file goes.
+// ~600 MB/s) on a second thread while the rewrite plans: a 30 MB log's 50 ms of hashing and its
+// write then cost no wait, nor a 1 MB one's few ms (starting the thread costs about 0.1 ms).
+// A view not worth showing publishes nothing: the temp file goes.
 constexpr std::uint64_t k_store_aside_bytes = std::uint64_t{256} << 10;
 // The aside writer's unit: a megabyte is written and then hashed while still in the cache.
 constexpr std::size_t k_store_aside_chunk = std::size_t{1} << 20;

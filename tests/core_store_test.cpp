@@ -159,25 +159,6 @@ TEST(StoreBasics, EmptyContentIsAllowed) {
     EXPECT_EQ(store.info(*id)->size, 0u);
 }
 
-// compress hashes a large output on another thread and hands put the id: the entry is the one
-// put would have made; a malformed id is refused before any path is built from it.
-TEST(StoreBasics, PutWithTheIdComputedAsideIsPut) {
-    TempDir tmp;
-    Store store = open_ok(options_for(tmp / "store"));
-    const std::string content(3u << 20, 'x');
-    const std::string id = store.id_for(content);
-    auto put = store.put(content, id);
-    ASSERT_TRUE(put) << put.error().message;
-    EXPECT_EQ(*put, id);
-    EXPECT_EQ(*store.read_all(id), content);
-    EXPECT_EQ(*store.put(content), id);
-    for (const char* bad : {"", "su_../../etc/passwd", "su_0123"}) {
-        auto refused = store.put("other", bad);
-        ASSERT_FALSE(refused);
-        EXPECT_EQ(refused.error().code, StoreErrc::bad_id);
-    }
-}
-
 TEST(StoreBasics, SameContentSameIdOtherStoreOtherId) {
     TempDir tmp;
     Store a = open_ok(options_for(tmp / "a"));

@@ -110,9 +110,6 @@ public:
     /// Writes the content (data, then metadata, each temp + rename) and returns its id only once
     /// both are on disk. Storing the same content again refreshes its lifetime. May sweep.
     std::expected<std::string, StoreError> put(std::string_view content);
-    /// As put, with the id already computed by id_for(content) (on another thread, while the
-    /// caller did other work). A wrong id would name other bytes: only id_for's result goes here.
-    std::expected<std::string, StoreError> put(std::string_view content, std::string_view id);
 
     /// Starts an entry written as it streams (see StoreWriter): a private temp file now, the
     /// entry itself only at commit.
@@ -141,6 +138,8 @@ private:
     std::string m_key; ///< 32 secret bytes
     std::int64_t now() const;
     static std::expected<Store, StoreError> open_with(const StoreOptions& options, bool create);
+    /// put with its id, which must be id_for(content): a wrong one would name other bytes.
+    std::expected<std::string, StoreError> put(std::string_view content, std::string_view id);
 };
 
 /// One entry written as it streams (`sutra exec`): each append goes to a 0600 temp file created
