@@ -85,6 +85,17 @@ TEST(PrintedFile, SourceTextReadsAsSourceAndToolReportsDoNot) {
     EXPECT_FALSE(reads_as_source(report));
 }
 
+// The sample is bounded in lines visited, blank ones included: code that starts only after
+// 10,000 blank lines lies past it, and code after a few blank lines is still read.
+TEST(PrintedFile, TheSourceSampleReadsABoundedNumberOfLines) {
+    for (unsigned seed = 0; seed < 10; ++seed) {
+        const std::string code = source_file(4000 + seed * 900, seed);
+        EXPECT_TRUE(reads_as_source(std::string(20 + seed * 100, '\n') + code)) << seed;
+        EXPECT_FALSE(reads_as_source(std::string(10000 + seed, '\n') + code)) << seed;
+        EXPECT_FALSE(reads_as_source(std::string(10000, '\n'))) << seed;
+    }
+}
+
 TEST(PrintedFile, APrintedFileUpToTheCeilingPassesWhole) {
     TempDir dir;
     const Config c = test::test_config(dir.path);

@@ -11,8 +11,10 @@
 namespace sutra::core {
 namespace {
 
-// How much of an output is read to tell whether it is source code.
+// How much of an output is read to tell whether it is source code: this many lines with text,
+// among at most eight times as many lines (a million blank lines are not all read).
 constexpr std::size_t k_source_sample_lines = 400;
+constexpr std::size_t k_source_sample_reach = 8 * k_source_sample_lines;
 
 std::string_view trimmed(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -92,9 +94,10 @@ std::string printed_file_name(std::string_view command) {
 }
 
 bool reads_as_source(std::string_view text) {
-    std::size_t seen = 0, code = 0, start = 0;
+    std::size_t seen = 0, code = 0, start = 0, visited = 0;
     bool indented_under_code = false;
-    while (start < text.size() && seen < k_source_sample_lines) {
+    while (start < text.size() && seen < k_source_sample_lines &&
+           ++visited <= k_source_sample_reach) {
         auto end = text.find('\n', start);
         if (end == std::string_view::npos) end = text.size();
         const std::string_view line = text.substr(start, end - start);
