@@ -94,10 +94,10 @@ TEST(ByteScan, MatchesAPlainLoop) {
     std::mt19937 rng(5);
     for (int round = 0; round < 300; ++round) {
         std::string s(rng() % 100, 'a');
-        for (char& ch : s) ch = "\n d@F \t\r"[rng() % 8];
+        for (char& ch : s) ch = "\n d@DF \t\r"[rng() % 9];
         std::vector<std::size_t> newlines, expected_newlines, starts, expected_starts;
         for_each_newline(s, [&](std::size_t at) { return newlines.push_back(at), true; });
-        for_each_line_starting_with(s, "d@F",
+        for_each_line_starting_with(s, "d@DF",
                                     [&](std::size_t at) { return starts.push_back(at), true; });
         std::size_t blank_end = 0;
         while (blank_end < s.size() &&
@@ -105,7 +105,8 @@ TEST(ByteScan, MatchesAPlainLoop) {
             ++blank_end;
         for (std::size_t i = 0; i < s.size(); ++i) {
             if (s[i] == '\n') expected_newlines.push_back(i);
-            if ((i == 0 || s[i - 1] == '\n') && (s[i] == 'd' || s[i] == '@' || s[i] == 'F'))
+            if ((i == 0 || s[i - 1] == '\n') &&
+                (s[i] == 'd' || s[i] == '@' || s[i] == 'D' || s[i] == 'F'))
                 expected_starts.push_back(i);
         }
         EXPECT_EQ(newlines, expected_newlines);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace sutra::core {
 namespace {
 
@@ -11,6 +13,10 @@ TEST(Shape, DetectsDiffsAnywhere) {
     EXPECT_TRUE(contains_diff("--- f\n+++ f\n@@ -1 +1 @@\n-a\n+b\n"));
     EXPECT_TRUE(
         contains_diff("From 3b18e512dba79e4c8300dd08aeb37f8e728b8dad Mon Sep 17 00:00:00 2001\n"));
+    // A mail's first line below other output, where the scan runs 16 bytes a step.
+    EXPECT_TRUE(contains_diff(std::string(70, 'x') +
+                              "\nFrom 3b18e512dba79e4c8300dd08aeb37f8e728b8dad Mon Sep 17 00:00:00 "
+                              "2001\nSubject: [PATCH] fix\n\n---\n"));
     EXPECT_FALSE(contains_diff("--- separator ---\n+++ plus +++\nno hunk\n"));
     EXPECT_FALSE(contains_diff("@@ -1 +1 @@ without headers\n"));
     // rustfmt's: a header naming the file and line, then changed lines (coloured or not).

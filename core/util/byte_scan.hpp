@@ -36,7 +36,7 @@ template <class F> bool for_each_newline(std::string_view s, F&& f) {
 }
 
 /// Calls f(begin) with the offset of each line start (0, and each offset after a '\n') whose
-/// first byte is one of `firsts` (1-3 bytes), in order, while f returns true. Returns false when
+/// first byte is one of `firsts` (1-4 bytes), in order, while f returns true. Returns false when
 /// f stopped it. Other lines cost nothing but the scan.
 template <class F>
 bool for_each_line_starting_with(std::string_view s, std::string_view firsts, F&& f) {
@@ -47,8 +47,8 @@ bool for_each_line_starting_with(std::string_view s, std::string_view firsts, F&
     std::size_t i = 0;
 #if defined(__SSE2__)
     const __m128i newline = _mm_set1_epi8('\n');
-    __m128i first[3];
-    for (std::size_t k = 0; k < 3; ++k)
+    __m128i first[4];
+    for (std::size_t k = 0; k < 4; ++k)
         first[k] = _mm_set1_epi8(firsts[std::min(k, firsts.size() - 1)]);
     // A newline at i + k whose next byte, at i + k + 1, is wanted.
     for (; i + 17 <= n; i += 16) {
@@ -56,7 +56,7 @@ bool for_each_line_starting_with(std::string_view s, std::string_view firsts, F&
         const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1));
         const __m128i starts = _mm_or_si128(
             _mm_or_si128(_mm_cmpeq_epi8(next, first[0]), _mm_cmpeq_epi8(next, first[1])),
-            _mm_cmpeq_epi8(next, first[2]));
+            _mm_or_si128(_mm_cmpeq_epi8(next, first[2]), _mm_cmpeq_epi8(next, first[3])));
         auto mask = static_cast<std::uint32_t>(
             _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(here, newline), starts)));
         for (; mask != 0; mask &= mask - 1)
