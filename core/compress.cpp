@@ -102,11 +102,14 @@ Response run(const Request& req, const Config& cfg) {
     const std::uint64_t retain =
         cfg.store_enabled ? std::min<std::uint64_t>(in.size(), cfg.max_entry_bytes) : 0;
     // A large output goes to the store aside while the rewrite plans; it is published only
-    // once the view is worth showing. `writer` is declared after `aside`, so every way out of
-    // this function joins it before the temp file is removed and before `in` goes away.
+    // once the view is worth showing. One that passes whole as small or as a printed file
+    // (both within the view ceiling) never starts it: that would make the store for nothing.
+    // `writer` is declared after `aside`, so every way out of this function joins it before
+    // the temp file is removed and before `in` goes away.
     StoreAside aside;
     std::jthread writer;
-    if (retain >= k_store_aside_bytes) {
+    if (retain >= k_store_aside_bytes && in.size() >= cfg.min_bytes &&
+        in.size() > cfg.max_view_bytes) {
         if (auto opened = Store::open(store_options(cfg, req.store_namespace)))
             if (auto begun = opened->begin_put()) {
                 aside.writer.emplace(std::move(*begun));

@@ -157,6 +157,30 @@ TEST(Compress, AFailedAsideWriteFailsOpen) {
     EXPECT_EQ(store_files(resolve_store_dir(c)), std::vector<std::string>{});
 }
 
+// Under settings that let a large output pass whole as small or as a printed file, the store
+// is not even made: nothing is written aside for an output that is shown as it is.
+TEST(Compress, LargeOutputsShownWholeStartNoStoreWrite) {
+    TempDir dir;
+    std::string log;
+    for (int i = 0; log.size() < (300u << 10); ++i)
+        log += "step " + std::to_string(i * 7919 % 10007) + " of the job\n";
+    Config c = test::test_config(dir.path);
+    c.min_bytes = 1u << 20;
+    const Response small = run(log, c);
+    EXPECT_FALSE(small.rewritten);
+    EXPECT_EQ(small.passthrough, "small");
+    c = test::test_config(dir.path);
+    c.max_view_bytes = 1u << 20;
+    Request req;
+    req.output = log;
+    req.command = "cat build/notes.txt";
+    req.exit_code = 0;
+    const Response printed = compress(req, c);
+    EXPECT_FALSE(printed.rewritten);
+    EXPECT_EQ(printed.passthrough, "printed-file");
+    EXPECT_FALSE(std::filesystem::exists(resolve_store_dir(c)));
+}
+
 TEST(Compress, SmallOutputsPassThrough) {
     TempDir dir;
     const Config c = test::test_config(dir.path);
